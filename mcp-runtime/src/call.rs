@@ -1,0 +1,248 @@
+//! The in-process call path: table + state + JSON arguments → call result. Every transport ends
+//! here, so validation, error hiding and panic capture behave the same everywhere.
+
+use std::cell::RefCell;
+use std::panic::AssertUnwindSafe;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Once};
+
+use futures::FutureExt;
+use serde_json::{Map, Value};
+
+use crate::content::CallToolResult;
+use crate::context::Context;
+use crate::error::{ProtocolError, ToolError, ToolErrorKind};
+use crate::private::CallParts;
+use crate::state::StateMap;
+use crate::table::ToolTable;
+use crate::tool::Tool;
+use crate::validate::{Violation, format_violations};
+
+/// What an unknown tool name gets.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum UnknownToolPolicy {
+    /// An `isError: true` result `Unknown tool: <name>` listing the valid names (the Python SDK's way).
+    #[default]
+    ToolResult,
+    /// A -32602 protocol error, as the specification describes.
+    ProtocolError,
+}
+
+impl ToolTable {
+    /// Calls a tool the way `tools/call` does: validates, runs, converts, hides internal failures.
+    ///
+    /// `arguments` may be `None` or `null` (no arguments); anything but an object is a -32602 error.
+    pub async fn call(
+        &self,
+        state: &Arc<StateMap>,
+        ctx: Context,
+        name: &str,
+        arguments: Option<Value>,
+    ) -> Result<CallToolResult, ProtocolError> {
+        self.call_with(state, ctx, name, arguments, UnknownToolPolicy::default())
+            .await
+    }
+
+    /// [`ToolTable::call`] with an explicit unknown-tool policy.
+    pub async fn call_with(
+        &self,
+        state: &Arc<StateMap>,
+        ctx: Context,
+        name: &str,
+        arguments: Option<Value>,
+        unknown: UnknownToolPolicy,
+    ) -> Result<CallToolResult, ProtocolError> {
+        let Some(tool) = self.get(name) else {
+            tracing::info!(tool = name, "unknown tool");
+            let text = format!(
+                "Unknown tool: {name}. Valid tools: {}",
+                self.names().join(", ")
+            );
+            return match unknown {
+                UnknownToolPolicy::ToolResult => Ok(CallToolResult::error_text(text)),
+                UnknownToolPolicy::ProtocolError => Err(ProtocolError::invalid_params(text)),
+            };
+        };
+        let mut args = match arguments {
+            None | Some(Value::Null) => Value::Object(Map::new()),
+            Some(v @ Value::Object(_)) => v,
+            Some(_) => {
+                return Err(ProtocolError::invalid_params(
+                    "tools/call arguments must be an object",
+                ));
+            }
+        };
+        let violations = tool.validator.validate(&mut args);
+        if !violations.is_empty() {
+            return Ok(rejected(tool.name(), &violations));
+        }
+        let Value::Object(args) = args else {
+            unreachable!("checked above")
+        };
+        run(tool, state.clone(), ctx, args).await
+    }
+}
+
+/// The result for arguments that break the schema; the log names the fields, never the values.
+fn rejected(tool: &str, violations: &[Violation]) -> CallToolResult {
+    let mut fields: Vec<&str> = violations.iter().map(|v| v.path.as_str()).collect();
+    fields.dedup();
+    tracing::info!(tool, ?fields, "rejected arguments");
+    CallToolResult::error_text(format_violations(tool, violations))
+}
+
+/// Runs a tool's handler with validated arguments, catching panics.
+pub(crate) async fn run(
+    tool: &Tool,
+    state: Arc<StateMap>,
+    ctx: Context,
+    args: Map<String, Value>,
+) -> Result<CallToolResult, ProtocolError> {
+    install_panic_hook();
+    let wrapped = tool.output.as_ref().is_some_and(|o| o.wrapped);
+    let parts = CallParts {
+        args,
+        ctx,
+        state,
+        wrapped,
+    };
+    let fut = (tool.spec.handler)(parts);
+    let outcome = AssertUnwindSafe(InToolCall { inner: fut })
+        .catch_unwind()
+        .await;
+    let name = tool.name();
+    match outcome {
+        Ok(Ok(result)) => Ok(result),
+        Ok(Err(error)) => match error.kind {
+            ToolErrorKind::Visible(message) => {
+                tracing::info!(tool = name, "tool failed: {message}");
+                Ok(CallToolResult::error_text(format!(
+                    "Error executing tool {name}: {message}"
+                )))
+            }
+            ToolErrorKind::Raw(text) => Ok(CallToolResult::error_text(text)),
+            ToolErrorKind::Protocol(p) => {
+                tracing::info!(
+                    tool = name,
+                    code = p.code,
+                    "tool raised a protocol error: {}",
+                    p.message
+                );
+                Err(p)
+            }
+            ToolErrorKind::Internal(e) => {
+                let id = next_error_id();
+                tracing::error!(tool = name, error_id = %id, "tool raised an unexpected error: {}", error_chain(&*e));
+                Ok(hidden(name, &id))
+            }
+        },
+        Err(payload) => {
+            let id = next_error_id();
+            let message = panic_message(&payload);
+            let location = LAST_PANIC
+                .with(|p| p.borrow_mut().take())
+                .unwrap_or_else(|| "unknown location".into());
+            tracing::error!(tool = name, error_id = %id, "tool panicked at {location}: {message}");
+            Ok(hidden(name, &id))
+        }
+    }
+}
+
+/// Converts a value that failed to deserialize after passing the schema into a rejection.
+pub(crate) fn deserialize_failure(tool: &str, arg: &str, error: &serde_json::Error) -> ToolError {
+    tracing::info!(tool, fields = ?[arg], "rejected arguments");
+    ToolError::new_raw(format_violations(
+        tool,
+        &[Violation {
+            path: format!("/{arg}"),
+            message: error.to_string(),
+        }],
+    ))
+}
+
+fn hidden(tool: &str, id: &str) -> CallToolResult {
+    let mut result = CallToolResult::error_text(format!("Error executing tool {tool}"));
+    let mut meta = Map::new();
+    meta.insert("errorId".into(), id.into());
+    result.meta = Some(meta);
+    result
+}
+
+fn error_chain(e: &(dyn std::error::Error + 'static)) -> String {
+    let mut s = e.to_string();
+    let mut source = e.source();
+    while let Some(inner) = source {
+        s.push_str(": ");
+        s.push_str(&inner.to_string());
+        source = inner.source();
+    }
+    s
+}
+
+fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
+    if let Some(s) = payload.downcast_ref::<&str>() {
+        (*s).to_owned()
+    } else if let Some(s) = payload.downcast_ref::<String>() {
+        s.clone()
+    } else {
+        "non-string panic payload".to_owned()
+    }
+}
+
+/// A unique id for a hidden failure, carried in the result's `_meta.errorId` and in the log.
+fn next_error_id() -> String {
+    static COUNTER: AtomicU64 = AtomicU64::new(0);
+    let n = COUNTER.fetch_add(1, Ordering::Relaxed);
+    let t = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_nanos() as u64)
+        .unwrap_or(0);
+    format!("err-{:08x}-{n}", (t ^ (t >> 29)) as u32)
+}
+
+thread_local! {
+    static IN_TOOL: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
+    static LAST_PANIC: RefCell<Option<String>> = const { RefCell::new(None) };
+}
+
+/// Marks the thread as running tool code while the inner future is polled, so the panic hook
+/// records the location for our log instead of printing its own report.
+struct InToolCall<F> {
+    inner: F,
+}
+
+impl<F: std::future::Future + Unpin> std::future::Future for InToolCall<F> {
+    type Output = F::Output;
+    fn poll(
+        mut self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<F::Output> {
+        struct Guard;
+        impl Drop for Guard {
+            fn drop(&mut self) {
+                IN_TOOL.with(|c| c.set(c.get() - 1));
+            }
+        }
+        IN_TOOL.with(|c| c.set(c.get() + 1));
+        let _guard = Guard;
+        std::pin::Pin::new(&mut self.inner).poll(cx)
+    }
+}
+
+fn install_panic_hook() {
+    static ONCE: Once = Once::new();
+    ONCE.call_once(|| {
+        let previous = std::panic::take_hook();
+        std::panic::set_hook(Box::new(move |info| {
+            if IN_TOOL.with(|c| c.get()) > 0 {
+                let location = info
+                    .location()
+                    .map(|l| l.to_string())
+                    .unwrap_or_else(|| "unknown location".into());
+                LAST_PANIC.with(|p| *p.borrow_mut() = Some(location));
+            } else {
+                previous(info);
+            }
+        }));
+    });
+}

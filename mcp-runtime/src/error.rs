@@ -1,0 +1,212 @@
+//! The three ways a call fails: a message for the model, a protocol error, a hidden internal failure.
+
+use std::fmt;
+
+use serde_json::Value;
+
+/// A JSON-RPC error object: what a request that cannot be served gets instead of a result.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ProtocolError {
+    /// The JSON-RPC error code (-32602 for invalid params, for example).
+    pub code: i64,
+    /// A short message.
+    pub message: String,
+    /// Optional structured detail.
+    pub data: Option<Value>,
+}
+
+impl ProtocolError {
+    /// An error with this code and message.
+    pub fn new(code: i64, message: impl Into<String>) -> Self {
+        ProtocolError {
+            code,
+            message: message.into(),
+            data: None,
+        }
+    }
+
+    /// Adds `data`.
+    pub fn with_data(mut self, data: Value) -> Self {
+        self.data = Some(data);
+        self
+    }
+
+    /// -32700
+    pub fn parse_error(message: impl Into<String>) -> Self {
+        Self::new(codes::PARSE_ERROR, message)
+    }
+    /// -32600
+    pub fn invalid_request(message: impl Into<String>) -> Self {
+        Self::new(codes::INVALID_REQUEST, message)
+    }
+    /// -32601
+    pub fn method_not_found(method: &str) -> Self {
+        Self::new(
+            codes::METHOD_NOT_FOUND,
+            format!("Method not found: {method}"),
+        )
+    }
+    /// -32602
+    pub fn invalid_params(message: impl Into<String>) -> Self {
+        Self::new(codes::INVALID_PARAMS, message)
+    }
+    /// -32603
+    pub fn internal(message: impl Into<String>) -> Self {
+        Self::new(codes::INTERNAL_ERROR, message)
+    }
+}
+
+impl fmt::Display for ProtocolError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} ({})", self.message, self.code)
+    }
+}
+
+/// JSON-RPC and MCP error codes.
+pub mod codes {
+    /// Invalid JSON.
+    pub const PARSE_ERROR: i64 = -32700;
+    /// Not a valid request object.
+    pub const INVALID_REQUEST: i64 = -32600;
+    /// Unknown or removed method.
+    pub const METHOD_NOT_FOUND: i64 = -32601;
+    /// Invalid parameters.
+    pub const INVALID_PARAMS: i64 = -32602;
+    /// Internal error.
+    pub const INTERNAL_ERROR: i64 = -32603;
+    /// Stateless era: a header does not match the body.
+    pub const HEADER_MISMATCH: i64 = -32020;
+    /// Stateless era: unsupported protocol version.
+    pub const UNSUPPORTED_VERSION: i64 = -32022;
+}
+
+/// What a tool returns when it fails.
+///
+/// - [`ToolError::new`]: a failure the model can act on; its message reaches the model as an
+///   `isError: true` result.
+/// - [`ToolError::protocol`]: the request itself is malformed; the client gets a JSON-RPC error.
+/// - anything converted with `?` from a `std::error::Error` (and [`ToolError::internal`]): an
+///   unexpected failure, logged in full for the operator and hidden from the model.
+pub struct ToolError {
+    pub(crate) kind: ToolErrorKind,
+}
+
+pub(crate) enum ToolErrorKind {
+    Visible(String),
+    Protocol(ProtocolError),
+    Internal(Box<dyn std::error::Error + Send + Sync + 'static>),
+    /// A visible text sent verbatim (argument rejections found after validation).
+    Raw(String),
+}
+
+impl ToolError {
+    /// A failure the model can fix; `message` is sent to the model.
+    pub fn new(message: impl Into<String>) -> Self {
+        ToolError {
+            kind: ToolErrorKind::Visible(message.into()),
+        }
+    }
+
+    /// A protocol error: the client receives a JSON-RPC error with this code and message.
+    pub fn protocol(code: i64, message: impl Into<String>) -> Self {
+        ToolError {
+            kind: ToolErrorKind::Protocol(ProtocolError::new(code, message)),
+        }
+    }
+
+    /// An unexpected failure: logged for the operator, hidden from the model.
+    pub fn internal(error: impl Into<Box<dyn std::error::Error + Send + Sync + 'static>>) -> Self {
+        ToolError {
+            kind: ToolErrorKind::Internal(error.into()),
+        }
+    }
+
+    /// The message the model would see, for a visible error.
+    pub fn message(&self) -> Option<&str> {
+        match &self.kind {
+            ToolErrorKind::Visible(m) | ToolErrorKind::Raw(m) => Some(m),
+            _ => None,
+        }
+    }
+
+    /// True when this error is hidden from the model.
+    pub fn is_internal(&self) -> bool {
+        matches!(self.kind, ToolErrorKind::Internal(_))
+    }
+
+    /// The protocol error, when this is one.
+    pub fn as_protocol(&self) -> Option<&ProtocolError> {
+        match &self.kind {
+            ToolErrorKind::Protocol(p) => Some(p),
+            _ => None,
+        }
+    }
+}
+
+impl From<ProtocolError> for ToolError {
+    fn from(p: ProtocolError) -> Self {
+        ToolError {
+            kind: ToolErrorKind::Protocol(p),
+        }
+    }
+}
+
+impl fmt::Debug for ToolError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.kind {
+            ToolErrorKind::Visible(m) => f.debug_tuple("ToolError::Visible").field(m).finish(),
+            ToolErrorKind::Protocol(p) => f.debug_tuple("ToolError::Protocol").field(p).finish(),
+            ToolErrorKind::Internal(e) => f.debug_tuple("ToolError::Internal").field(e).finish(),
+            ToolErrorKind::Raw(m) => f.debug_tuple("ToolError::Raw").field(m).finish(),
+        }
+    }
+}
+
+impl fmt::Display for ToolError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.kind {
+            ToolErrorKind::Visible(m) => f.write_str(m),
+            ToolErrorKind::Protocol(p) => fmt::Display::fmt(p, f),
+            ToolErrorKind::Internal(e) => fmt::Display::fmt(e, f),
+            ToolErrorKind::Raw(m) => f.write_str(m),
+        }
+    }
+}
+
+/// `?` on any standard error inside a tool gives a hidden internal failure, like `anyhow`.
+impl<E: std::error::Error + Send + Sync + 'static> From<E> for ToolError {
+    fn from(error: E) -> Self {
+        ToolError::internal(error)
+    }
+}
+
+/// The error type of a tool returning `Result<T, E>`.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be the error type of a tool",
+    note = "return `Result<T, mcp_runtime::ToolError>`, or an error type implementing `std::error::Error + Send + Sync + 'static` (reported as a hidden internal failure)"
+)]
+pub trait IntoToolError {
+    /// Converts the error.
+    fn into_tool_error(self) -> ToolError;
+}
+
+impl IntoToolError for ToolError {
+    fn into_tool_error(self) -> ToolError {
+        self
+    }
+}
+
+impl<E: std::error::Error + Send + Sync + 'static> IntoToolError for E {
+    fn into_tool_error(self) -> ToolError {
+        ToolError::internal(self)
+    }
+}
+
+impl ToolError {
+    /// A visible error whose text is sent as is, without the `Error executing tool` prefix.
+    pub(crate) fn new_raw(text: String) -> Self {
+        ToolError {
+            kind: ToolErrorKind::Raw(text),
+        }
+    }
+}

@@ -1,0 +1,1 @@
+//! trybuild UI tests live in tests/.
