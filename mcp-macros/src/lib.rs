@@ -1,15 +1,106 @@
-//! The macros of mcp-runtime. Depend on `mcp-runtime`, which re-exports them.
+//! The `#[tool]` attribute and the `tools![…]` macro of `mcp-runtime`.
+//!
+//! Depend on `mcp-runtime`, not on this crate: the generated code names `::mcp_runtime`, and
+//! `mcp-runtime` re-exports both macros (also in its `prelude`).
+
+mod attr;
+mod check;
+mod ctxt;
+mod docs;
+mod expand;
+mod fallback;
+mod model;
+mod paths;
 
 use proc_macro::TokenStream;
 
-/// Turns a function into an MCP tool (documented in mcp-runtime).
+use crate::ctxt::Ctxt;
+use crate::model::ToolFn;
+
+#[doc = include_str!("tool.md")]
 #[proc_macro_attribute]
-pub fn tool(_attr: TokenStream, item: TokenStream) -> TokenStream {
-    item
+pub fn tool(attr: TokenStream, item: TokenStream) -> TokenStream {
+    debug_print("#[tool]", expand_tool(attr.into(), item.into())).into()
 }
 
-/// Builds a tool table from `#[tool]` functions, in order.
+/// Builds a [`ToolTable`] from `#[tool]` functions, in the order given.
+///
+/// ```
+/// # use mcp_runtime::prelude::*;
+/// /// Adds two numbers.
+/// #[tool]
+/// fn add(a: i64, b: i64) -> i64 {
+///     a + b
+/// }
+///
+/// mod admin {
+///     use mcp_runtime::prelude::*;
+///     /// Says which server this is.
+///     #[tool(read_only)]
+///     pub fn whoami() -> String {
+///         "tasks".into()
+///     }
+/// }
+///
+/// let table = tools![add, admin::whoami];
+/// assert_eq!(table.names(), ["add", "whoami"]);
+/// ```
+///
+/// Each entry is the path of a `#[tool]` function. Listing one twice, listing two functions that
+/// publish the same name, or listing none is a compile error:
+///
+/// ```compile_fail
+/// # use mcp_runtime::prelude::*;
+/// /// Adds two numbers.
+/// #[tool]
+/// fn add(a: i64, b: i64) -> i64 {
+///     a + b
+/// }
+///
+/// /// Also adds two numbers.
+/// #[tool(name = "add")]
+/// fn add_again(a: i64, b: i64) -> i64 {
+///     a + b
+/// }
+///
+/// let table = tools![add, add_again];
+/// ```
+///
+/// A crate that re-exports `mcp_runtime` under another path names it first:
+/// `tools![crate = my_sdk::runtime; add]`, to match `#[tool(crate = my_sdk::runtime)]`.
+///
+/// [`ToolTable`]: https://docs.rs/mcp-runtime/latest/mcp_runtime/struct.ToolTable.html
 #[proc_macro]
-pub fn tools(_input: TokenStream) -> TokenStream {
-    TokenStream::new()
+pub fn tools(input: TokenStream) -> TokenStream {
+    debug_print("tools!", expand::expand_tools(input.into())).into()
+}
+
+/// Parse, model, check, expand; with errors, the fallback instead of the expansion.
+fn expand_tool(
+    attr: proc_macro2::TokenStream,
+    item: proc_macro2::TokenStream,
+) -> proc_macro2::TokenStream {
+    let item = match syn::parse2::<syn::Item>(item.clone()) {
+        Ok(syn::Item::Fn(f)) => f,
+        Ok(other) => return fallback::not_a_fn(&other),
+        Err(e) => {
+            let e = e.to_compile_error();
+            return quote::quote!(#e #item);
+        }
+    };
+    let cx = Ctxt::new();
+    let tool = ToolFn::from_syn(&cx, attr, item);
+    check::check(&cx, &tool);
+    match cx.check() {
+        Ok(()) => expand::expand_tool(&tool),
+        Err(e) => fallback::expand(&tool, e),
+    }
+}
+
+/// With `MCP_MACROS_DEBUG` set (to anything but `0`), prints each expansion to stderr.
+fn debug_print(what: &str, tokens: proc_macro2::TokenStream) -> proc_macro2::TokenStream {
+    if std::env::var_os("MCP_MACROS_DEBUG").is_some_and(|v| v != "0" && !v.is_empty()) {
+        eprintln!("---- mcp-macros: {what} expansion ----\n{tokens}\n---- end ----");
+    }
+    tokens
 }

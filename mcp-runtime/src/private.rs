@@ -256,3 +256,91 @@ impl PlainRet {
         value.into_call_result(wrapped)
     }
 }
+
+// ---- compile-time contracts: called by the generated code at the user's spans -----------------
+//
+// Each `assert_*` function does nothing at run time; its bound is the contract. The generated code
+// names the argument's type with the span of the type the user wrote, so rustc's caret lands there
+// and the `on_unimplemented` text below is what the user reads.
+
+/// An argument type: it is read from JSON and published as a JSON Schema.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be a tool argument",
+    label = "this argument type is not `serde::de::DeserializeOwned + schemars::JsonSchema`",
+    note = "derive `serde::Deserialize` and `schemars::JsonSchema` for it; to borrow server state or the context, take `&{Self}` instead"
+)]
+pub trait ArgType {}
+impl<T: DeserializeOwned + JsonSchema> ArgType for T {}
+
+/// Checks that `T` can be a tool argument.
+pub const fn assert_arg<T: ArgType>() {}
+
+/// An argument type that `pattern`, `min_length` and `max_length` apply to.
+#[diagnostic::on_unimplemented(
+    message = "`pattern`, `min_length` and `max_length` apply to string arguments, not to `{Self}`",
+    label = "not a string type",
+    note = "use `String` (or `Option<String>`), or remove the string constraint"
+)]
+pub trait StrArg {}
+impl StrArg for String {}
+impl StrArg for Box<str> {}
+impl StrArg for Arc<str> {}
+impl StrArg for std::rc::Rc<str> {}
+impl StrArg for std::borrow::Cow<'static, str> {}
+impl StrArg for char {}
+impl<T: StrArg> StrArg for Option<T> {}
+
+/// Checks that `T` is a string argument.
+pub const fn assert_str_arg<T: StrArg>() {}
+
+/// An argument type that `min_items` and `max_items` apply to.
+#[diagnostic::on_unimplemented(
+    message = "`min_items` and `max_items` apply to list and set arguments, not to `{Self}`",
+    label = "not a list or set type",
+    note = "use `Vec<T>`, `VecDeque<T>`, `BTreeSet<T>`, `HashSet<T>` or `[T; N]`, or remove the item constraint"
+)]
+pub trait ItemsArg {}
+impl<T> ItemsArg for Vec<T> {}
+impl<T> ItemsArg for Box<[T]> {}
+impl<T> ItemsArg for std::collections::VecDeque<T> {}
+impl<T> ItemsArg for std::collections::BTreeSet<T> {}
+impl<T, S> ItemsArg for std::collections::HashSet<T, S> {}
+impl<T, const N: usize> ItemsArg for [T; N] {}
+impl<T: ItemsArg> ItemsArg for Option<T> {}
+
+/// Checks that `T` is a list or set argument.
+pub const fn assert_items_arg<T: ItemsArg>() {}
+
+/// An argument type that numeric bounds apply to.
+#[diagnostic::on_unimplemented(
+    message = "`minimum`, `maximum`, `exclusive_minimum` and `exclusive_maximum` apply to number arguments, not to `{Self}`",
+    label = "not a number type",
+    note = "use an integer type or `f64` (or an `Option` of one), or remove the numeric bound"
+)]
+pub trait NumArg {}
+macro_rules! num_args {
+    ($($t:ty),*) => { $(impl NumArg for $t {})* };
+}
+num_args!(
+    i8, i16, i32, i64, i128, isize, u8, u16, u32, u64, u128, usize, f32, f64
+);
+impl<T: NumArg> NumArg for Option<T> {}
+
+/// Checks that `T` is a number argument.
+pub const fn assert_num_arg<T: NumArg>() {}
+
+/// Byte-wise string equality usable in constants: `tools![…]` compares published names with it.
+pub const fn same_name(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut i = 0;
+    while i < a.len() {
+        if a[i] != b[i] {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}

@@ -1,0 +1,57 @@
+//! Code generation for `#[tool]`: the user's function unchanged, then a struct of the same name
+//! whose `ToolDef::spec()` holds the pieces emitted by the sibling modules. Reads only the model.
+
+mod handler;
+mod register;
+mod schema;
+mod validate;
+
+use proc_macro2::TokenStream;
+use quote::quote;
+
+use crate::model::ToolFn;
+
+pub use register::{expand_registration, expand_tools};
+
+/// The expansion of a `#[tool]` function that passed every check.
+pub fn expand_tool(tool: &ToolFn) -> TokenStream {
+    let paths = tool.paths();
+    let contracts = validate::expand_contracts(tool, &paths);
+    let defaults = schema::expand_defaults(tool);
+    let input = schema::expand_input(tool, &paths);
+    let output = schema::expand_output(tool, &paths);
+    let state = handler::expand_state(tool, &paths);
+    let handler = handler::expand_handler(tool, &paths);
+    let spec = register::expand_spec(tool, &paths);
+    let name = tool.name().value;
+    let registration = expand_registration(
+        tool.ident(),
+        &tool.original.vis,
+        &paths,
+        quote!(#name),
+        quote! {
+            #contracts
+            #defaults
+            #input
+            #output
+            #state
+            #handler
+            #spec
+        },
+    );
+    let original = &tool.original;
+    quote! {
+        #original
+        #registration
+    }
+}
+
+/// The local that holds the `i`th parameter in the handler.
+fn binding(i: usize) -> syn::Ident {
+    quote::format_ident!("__mcp_arg_{}", i)
+}
+
+/// The generated fn computing the default of the `i`th parameter.
+fn default_fn(i: usize) -> syn::Ident {
+    quote::format_ident!("__mcp_default_{}", i)
+}

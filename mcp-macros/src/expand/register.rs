@@ -1,0 +1,205 @@
+//! Registration: the struct named after the function with its `ToolDef` impl, and `tools![…]`,
+//! which collects those impls into a table and rejects duplicates at compile time.
+
+use std::collections::HashMap;
+
+use proc_macro2::{Span, TokenStream};
+use quote::{ToTokens, quote, quote_spanned};
+use syn::parse::{Parse, ParseStream};
+use syn::punctuated::Punctuated;
+use syn::spanned::Spanned;
+use syn::{Ident, Token, Visibility};
+
+use crate::docs::Description;
+use crate::model::ToolFn;
+use crate::paths::Paths;
+
+/// The `ToolSpec` literal ending `spec()`: the fns it names are emitted beside it.
+pub fn expand_spec(tool: &ToolFn, paths: &Paths) -> TokenStream {
+    let tool_spec = paths.tool_spec();
+    let annotations = paths.annotations();
+    let option = paths.option();
+    let name = tool.name().value;
+    let title = match tool.attrs.title.value() {
+        Some(t) => quote!(#option::Some(#t)),
+        None => quote!(#option::None),
+    };
+    let description = match tool.description() {
+        Some(Description::Text(t)) => quote!(#t),
+        Some(Description::Concat(c)) => c,
+        // Rejected by `check_description`; unreachable in an expansion without errors.
+        None => quote!(""),
+    };
+    let hint = |v: Option<&bool>| match v {
+        Some(b) => quote!(#option::Some(#b)),
+        None => quote!(#option::None),
+    };
+    let read_only = hint(tool.attrs.read_only.value());
+    let destructive = hint(tool.attrs.destructive.value());
+    let idempotent = hint(tool.attrs.idempotent.value());
+    let open_world = hint(tool.attrs.open_world.value());
+    quote! {
+        #tool_spec {
+            name: #name,
+            title: #title,
+            description: #description,
+            annotations: #annotations {
+                read_only: #read_only,
+                destructive: #destructive,
+                idempotent: #idempotent,
+                open_world: #open_world,
+            },
+            input: __mcp_input,
+            output: __mcp_output,
+            state: __mcp_state,
+            handler: __mcp_handler,
+        }
+    }
+}
+
+/// The struct beside the function, its `ToolDef` impl with `spec_body`, and the published name as
+/// a constant `tools![…]` compares.
+pub fn expand_registration(
+    ident: &Ident,
+    vis: &Visibility,
+    paths: &Paths,
+    name: TokenStream,
+    spec_body: TokenStream,
+) -> TokenStream {
+    let tool_def = paths.tool_def();
+    let tool_spec = paths.tool_spec();
+    quote! {
+        #[doc(hidden)]
+        #[allow(non_camel_case_types)]
+        #vis struct #ident {}
+
+        #[automatically_derived]
+        impl #tool_def for #ident {
+            fn spec() -> #tool_spec {
+                #spec_body
+            }
+        }
+
+        #[automatically_derived]
+        impl #ident {
+            #[doc(hidden)]
+            pub const __MCP_NAME: &'static str = #name;
+        }
+    }
+}
+
+// ---- tools![…] ---------------------------------------------------------------------------------
+
+/// `tools![a, m::b]`, optionally prefixed with `crate = path;`.
+struct ToolsInput {
+    krate: Option<syn::Path>,
+    tools: Vec<syn::Path>,
+}
+
+impl Parse for ToolsInput {
+    fn parse(input: ParseStream) -> syn::Result<Self> {
+        let mut krate = None;
+        if input.peek(Token![crate]) && input.peek2(Token![=]) {
+            input.parse::<Token![crate]>()?;
+            input.parse::<Token![=]>()?;
+            krate = Some(input.call(syn::Path::parse_mod_style)?);
+            input.parse::<Token![;]>()?;
+        }
+        let tools = Punctuated::<syn::Path, Token![,]>::parse_terminated(input)?;
+        Ok(ToolsInput {
+            krate,
+            tools: tools.into_iter().collect(),
+        })
+    }
+}
+
+pub fn expand_tools(input: TokenStream) -> TokenStream {
+    let parsed = match syn::parse2::<ToolsInput>(input) {
+        Ok(p) => p,
+        Err(e) => return tools_fallback(&Paths::default(), e),
+    };
+    let paths = match &parsed.krate {
+        Some(root) => Paths::with_root(root),
+        None => Paths::default(),
+    };
+    if let Err(e) = check_tools(&parsed.tools) {
+        return tools_fallback(&paths, e);
+    }
+    let tool_def = paths.tool_def();
+    let tool_table = paths.tool_table();
+    let same_name = paths.same_name();
+    let tools = &parsed.tools;
+
+    // -- one compile-time comparison per pair, spanned at the later path --
+    let mut checks = TokenStream::new();
+    for (j, b) in tools.iter().enumerate() {
+        for a in &tools[..j] {
+            let msg = format!(
+                "`{}` and `{}` are published under the same tool name; give one of them another `#[tool(name = \"...\")]`",
+                path_text(a),
+                path_text(b)
+            );
+            checks.extend(quote_spanned! {b.span()=>
+                const _: () = ::core::assert!(
+                    !#same_name(<#a>::__MCP_NAME, <#b>::__MCP_NAME),
+                    #msg
+                );
+            });
+        }
+    }
+    quote! {
+        {
+            #checks
+            #tool_table::from_specs([#(<#tools as #tool_def>::spec()),*])
+        }
+    }
+}
+
+/// A list names each tool once, and at least one.
+fn check_tools(tools: &[syn::Path]) -> syn::Result<()> {
+    if tools.is_empty() {
+        return Err(syn::Error::new(
+            Span::call_site(),
+            "`tools![]` needs at least one `#[tool]` function: `tools![my_tool, other_tool]`",
+        ));
+    }
+    let mut seen: HashMap<String, &syn::Path> = HashMap::new();
+    let mut error: Option<syn::Error> = None;
+    for path in tools {
+        let key = path_text(path);
+        if let Some(first) = seen.get(&key) {
+            let mut e = syn::Error::new_spanned(
+                path,
+                format!("`{key}` is listed twice in `tools![...]`; remove one"),
+            );
+            e.combine(syn::Error::new_spanned(
+                first,
+                format!("`{key}` first listed here"),
+            ));
+            match &mut error {
+                Some(all) => all.combine(e),
+                None => error = Some(e),
+            }
+        } else {
+            seen.insert(key, path);
+        }
+    }
+    error.map_or(Ok(()), Err)
+}
+
+fn path_text(path: &syn::Path) -> String {
+    path.to_token_stream().to_string().replace(' ', "")
+}
+
+/// The errors, and an empty table so the code using the table sees the type it expects.
+fn tools_fallback(paths: &Paths, error: syn::Error) -> TokenStream {
+    let tool_table = paths.tool_table();
+    let default = paths.default_trait();
+    let error = error.to_compile_error();
+    quote! {
+        {
+            #error
+            <#tool_table as #default>::default()
+        }
+    }
+}

@@ -1,0 +1,158 @@
+//! The schema half of a tool: each argument declared into the inputSchema with its constraints,
+//! and the return type's outputSchema. Both go through the runtime's autoref probes so the type
+//! system, not the spelling of a type, decides what is optional and what a `Result` is.
+
+use proc_macro2::TokenStream;
+use quote::{quote, quote_spanned};
+use syn::spanned::Spanned;
+
+use super::default_fn;
+use crate::attr::{ArgAttrs, Num};
+use crate::docs::Description;
+use crate::model::{Param, ToolFn};
+use crate::paths::Paths;
+
+/// One fn per default, `fn __mcp_default_<i>() -> ArgType { expr }`: the schema and the handler
+/// share it, so a default of the wrong type is reported once, at the expression.
+pub fn expand_defaults(tool: &ToolFn) -> TokenStream {
+    let mut out = TokenStream::new();
+    for (i, p) in tool.params.iter().enumerate() {
+        let Param::Arg(arg) = p else { continue };
+        let Some(expr) = arg.attrs.default.value() else {
+            continue;
+        };
+        let f = default_fn(i);
+        let ty = &arg.ty;
+        out.extend(quote_spanned! {expr.span()=>
+            fn #f() -> #ty {
+                #expr
+            }
+        });
+    }
+    out
+}
+
+pub fn expand_input(tool: &ToolFn, paths: &Paths) -> TokenStream {
+    let input_schema = paths.input_schema();
+    let option_kind = paths.option_arg_kind();
+    let plain_kind = paths.plain_arg_kind();
+    let arg_probe = paths.arg_probe();
+    let arg_spec = paths.arg_spec();
+    let option = paths.option();
+    let to_json = paths.to_json();
+    let mut decls = TokenStream::new();
+    for (i, p) in tool.params.iter().enumerate() {
+        let Param::Arg(arg) = p else { continue };
+        let ty = &arg.ty;
+        let name = arg.name().value;
+        let description = match arg.description() {
+            None => quote!(#option::None),
+            Some(Description::Text(t)) => quote!(#option::Some(#t)),
+            Some(Description::Concat(c)) => quote!(#option::Some(#c)),
+        };
+        let default = match arg.attrs.default.get() {
+            None => quote!(#option::None),
+            Some(d) => {
+                let f = default_fn(i);
+                quote_spanned!(d.span=> #option::Some(#to_json::<#ty>(&#f())))
+            }
+        };
+        let constraints = expand_constraints(&arg.attrs, paths);
+        decls.extend(quote_spanned! {ty.span()=>
+            {
+                #[allow(unused_imports)]
+                use #option_kind as _;
+                #[allow(unused_imports)]
+                use #plain_kind as _;
+                let __mcp_probe = #arg_probe::<#ty>::new();
+                (&__mcp_probe).__mcp_arg_kind().declare(
+                    &__mcp_probe,
+                    __mcp_b,
+                    #arg_spec {
+                        name: #name,
+                        description: #description,
+                        default: #default,
+                        constraints: #constraints,
+                    },
+                );
+            }
+        });
+    }
+    quote! {
+        fn __mcp_input(__mcp_b: &mut #input_schema) {
+            #decls
+        }
+    }
+}
+
+fn expand_constraints(a: &ArgAttrs, paths: &Paths) -> TokenStream {
+    let constraints = paths.constraints();
+    let option = paths.option();
+    let default = paths.default_trait();
+    let mut fields = TokenStream::new();
+    if let Some(p) = a.pattern.value() {
+        fields.extend(quote!(pattern: #option::Some(#p),));
+    }
+    for (field, slot) in [
+        (quote!(minimum), &a.minimum),
+        (quote!(maximum), &a.maximum),
+        (quote!(exclusive_minimum), &a.exclusive_minimum),
+        (quote!(exclusive_maximum), &a.exclusive_maximum),
+    ] {
+        if let Some(n) = slot.value() {
+            let n = expand_num(*n, paths);
+            fields.extend(quote!(#field: #option::Some(#n),));
+        }
+    }
+    for (field, slot) in [
+        (quote!(min_length), &a.min_length),
+        (quote!(max_length), &a.max_length),
+        (quote!(min_items), &a.min_items),
+        (quote!(max_items), &a.max_items),
+    ] {
+        if let Some(n) = slot.value() {
+            fields.extend(quote!(#field: #option::Some(#n),));
+        }
+    }
+    if let Some(values) = a.one_of.value() {
+        let to_json = paths.to_json();
+        let vec = paths.vec();
+        let values = values
+            .iter()
+            .map(|v| quote_spanned!(v.span()=> #to_json(&(#v))));
+        fields.extend(quote!(one_of: #option::Some(#vec::from([#(#values),*])),));
+    }
+    quote!(#constraints { #fields ..#default::default() })
+}
+
+fn expand_num(n: Num, paths: &Paths) -> TokenStream {
+    let num = paths.num();
+    match n {
+        Num::Int(i) => quote!(#num::Int(#i)),
+        Num::UInt(u) => quote!(#num::UInt(#u)),
+        Num::Float(f) => quote!(#num::Float(#f)),
+    }
+}
+
+pub fn expand_output(tool: &ToolFn, paths: &Paths) -> TokenStream {
+    let generator = paths.schema_generator();
+    let output_schema = paths.output_schema();
+    let option = paths.option();
+    let result_kind = paths.result_ret_kind();
+    let plain_kind = paths.plain_ret_kind();
+    let ret_probe = paths.ret_probe();
+    let ret = &tool.output.ty;
+    let probe = quote_spanned! {tool.output.span=>
+        let __mcp_probe = #ret_probe::<#ret>::new();
+        (&__mcp_probe).__mcp_ret_kind().output_schema(&__mcp_probe, __mcp_g)
+    };
+    quote! {
+        fn __mcp_output(__mcp_g: &mut #generator) -> #option<#output_schema> {
+            #[allow(unused_imports)]
+            use #result_kind as _;
+            #[allow(unused_imports)]
+            use #plain_kind as _;
+            #probe
+        }
+    }
+}

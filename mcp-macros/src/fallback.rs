@@ -1,0 +1,62 @@
+//! What `#[tool]` emits when the input has errors: the errors, the user's function, and a stub of
+//! the generated items. The function keeps direct calls compiling and the stub keeps `tools![…]`
+//! compiling, so the only errors the user reads are the ones about the tool itself.
+
+use proc_macro2::TokenStream;
+use quote::{ToTokens, quote};
+use syn::Item;
+
+use crate::expand::expand_registration;
+use crate::model::ToolFn;
+
+/// The function and a stub `ToolDef` impl beside the errors.
+pub fn expand(tool: &ToolFn, error: syn::Error) -> TokenStream {
+    let paths = tool.paths();
+    let ident = tool.ident();
+    let error = error.to_compile_error();
+    let original = &tool.original;
+    // A name unique to this function, so broken tools never collide in `tools![…]`.
+    let name = quote!(::core::concat!(
+        ::core::module_path!(),
+        "::",
+        ::core::stringify!(#ident)
+    ));
+    let registration = expand_registration(
+        ident,
+        &tool.original.vis,
+        &paths,
+        name,
+        quote!(::core::unreachable!("the #[tool] input has errors")),
+    );
+    quote! {
+        #error
+        #original
+        #registration
+    }
+}
+
+/// `#[tool]` on something that is not a function: the error at its keyword, the item unchanged.
+pub fn not_a_fn(item: &Item) -> TokenStream {
+    let (keyword, what): (TokenStream, &str) = match item {
+        Item::Struct(i) => (i.struct_token.to_token_stream(), "a struct"),
+        Item::Enum(i) => (i.enum_token.to_token_stream(), "an enum"),
+        Item::Const(i) => (i.const_token.to_token_stream(), "a const"),
+        Item::Static(i) => (i.static_token.to_token_stream(), "a static"),
+        Item::Mod(i) => (i.mod_token.to_token_stream(), "a module"),
+        Item::Impl(i) => (i.impl_token.to_token_stream(), "an impl block"),
+        Item::Trait(i) => (i.trait_token.to_token_stream(), "a trait"),
+        Item::Type(i) => (i.type_token.to_token_stream(), "a type alias"),
+        Item::Union(i) => (i.union_token.to_token_stream(), "a union"),
+        Item::Use(i) => (i.use_token.to_token_stream(), "a `use` item"),
+        other => (other.to_token_stream(), "this item"),
+    };
+    let error = syn::Error::new_spanned(
+        keyword,
+        format!("`#[tool]` goes on a `fn` or an `async fn`, not on {what}"),
+    )
+    .to_compile_error();
+    quote! {
+        #error
+        #item
+    }
+}

@@ -1,0 +1,81 @@
+//! Every path the generated code names, in one table. All of them go through the runtime's hidden
+//! `__private` module, whose root `#[tool(crate = …)]` and `tools![crate = …; …]` can replace.
+
+use proc_macro2::TokenStream;
+use quote::{ToTokens, quote};
+
+/// The root of the runtime as the generated code names it: `::mcp_runtime` unless overridden.
+#[derive(Clone)]
+pub struct Paths {
+    root: TokenStream,
+}
+
+impl Default for Paths {
+    fn default() -> Self {
+        Paths {
+            root: quote!(::mcp_runtime),
+        }
+    }
+}
+
+macro_rules! private_paths {
+    ($($(#[$doc:meta])* $fn_name:ident => $($seg:ident)::+;)*) => {
+        impl Paths {
+            $(
+                $(#[$doc])*
+                pub fn $fn_name(&self) -> TokenStream {
+                    let root = &self.root;
+                    quote!(#root::__private$(::$seg)+)
+                }
+            )*
+        }
+    };
+}
+
+private_paths! {
+    tool_def => ToolDef;
+    tool_spec => ToolSpec;
+    tool_table => ToolTable;
+    annotations => Annotations;
+    input_schema => InputSchema;
+    arg_spec => ArgSpec;
+    constraints => Constraints;
+    num => Num;
+    output_schema => OutputSchema;
+    schema_generator => schemars::SchemaGenerator;
+    state_req => StateReq;
+    state_req_of => state_req;
+    call_parts => CallParts;
+    call_tool_result => CallToolResult;
+    tool_error => ToolError;
+    box_future => BoxFuture;
+    boxed => boxed;
+    take_arg => take_arg;
+    inject => inject;
+    to_json => to_json;
+    arg_probe => ArgProbe;
+    option_arg_kind => OptionArgKind;
+    plain_arg_kind => PlainArgKind;
+    ret_probe => RetProbe;
+    result_ret_kind => ResultRetKind;
+    plain_ret_kind => PlainRetKind;
+    assert_arg => assert_arg;
+    assert_str_arg => assert_str_arg;
+    assert_items_arg => assert_items_arg;
+    assert_num_arg => assert_num_arg;
+    same_name => same_name;
+    /// `Option`, named absolutely so that a user type called `Option` cannot capture it.
+    option => std::option::Option;
+    result => std::result::Result;
+    vec => std::vec::Vec;
+    default_trait => std::default::Default;
+}
+
+impl Paths {
+    /// The paths under a root given with `crate = path`.
+    pub fn with_root(root: impl ToTokens) -> Self {
+        Paths {
+            root: root.into_token_stream(),
+        }
+    }
+}
