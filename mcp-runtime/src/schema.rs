@@ -190,7 +190,14 @@ fn apply_constraints(schema: &mut Value, c: &Constraints) {
 }
 
 /// Applies the profile to a generated schema: drops Rust-specific `format`s and gives every
-/// integer type except `i64` the bounds its deserializer enforces.
+/// integer type except `i64`/`isize` the bounds its deserializer enforces.
+///
+/// Arguments reach serde as a `serde_json::Value`, whose integers are `i64` or `u64`, so the
+/// 128-bit types accept exactly that range: `u128` is published as `0..=u64::MAX` and `i128` as
+/// `i64::MIN..=u64::MAX`. `u64` keeps its maximum because it costs the reader nothing and makes
+/// the published range exact. `i64` is published as a plain `integer`, the way pydantic publishes
+/// `int`; the one gap, an integer beyond ±2^63, fails deserialization and is reported as invalid
+/// arguments by the call path.
 pub(crate) fn normalize(v: &mut Value) {
     match v {
         Value::Object(obj) => {
@@ -202,7 +209,8 @@ pub(crate) fn normalize(v: &mut Value) {
                     "uint8" => Some((Some(0), Some(u8::MAX as i128))),
                     "uint16" => Some((Some(0), Some(u16::MAX as i128))),
                     "uint32" => Some((Some(0), Some(u32::MAX as i128))),
-                    "uint64" | "uint" => Some((Some(0), Some(u64::MAX as i128))),
+                    "uint64" | "uint" | "uint128" => Some((Some(0), Some(u64::MAX as i128))),
+                    "int128" => Some((Some(i64::MIN as i128), Some(u64::MAX as i128))),
                     "int64" | "int" | "float" | "double" => Some((None, None)),
                     _ => None,
                 };
@@ -245,19 +253,39 @@ pub fn output_schema<T: JsonSchema>(generator: &mut SchemaGenerator) -> OutputSc
             wrapped: false,
         }
     } else {
-        let title = schema.get("title").cloned();
         let mut inner = schema;
-        let defs = inner.as_object_mut().and_then(|o| o.remove("$defs"));
-        if let Some(o) = inner.as_object_mut() {
-            o.remove("title");
+        let mut defs = inner
+            .as_object_mut()
+            .and_then(|o| o.remove("$defs"))
+            .unwrap_or_else(|| Value::Object(Map::new()));
+        let title = inner
+            .as_object_mut()
+            .and_then(|o| o.remove("title"))
+            .and_then(|t| t.as_str().map(str::to_owned));
+        // A recursive root type refers to itself as `#`; under the wrapper that would name the
+        // wrapper, so the type moves to `$defs` and its self-references follow it.
+        if refers_to_root(&inner) {
+            let defs = defs.as_object_mut().expect("`$defs` is an object");
+            let base = title.unwrap_or_else(|| "Result".to_owned());
+            let mut name = base.clone();
+            let mut n = 1;
+            while defs.contains_key(&name) {
+                n += 1;
+                name = format!("{base}{n}");
+            }
+            let target = format!("#/$defs/{}", name.replace('~', "~0").replace('/', "~1"));
+            retarget_root_refs(&mut inner, &target);
+            for def in defs.values_mut() {
+                retarget_root_refs(def, &target);
+            }
+            defs.insert(name, inner.clone());
         }
         let mut root = json!({
             "type": "object",
             "properties": {"result": inner},
             "required": ["result"],
         });
-        let _ = title;
-        if let Some(defs) = defs {
+        if defs.as_object().is_some_and(|d| !d.is_empty()) {
             root.as_object_mut()
                 .expect("object")
                 .insert("$defs".into(), defs);
@@ -266,5 +294,281 @@ pub fn output_schema<T: JsonSchema>(generator: &mut SchemaGenerator) -> OutputSc
             schema: root,
             wrapped: true,
         }
+    }
+}
+
+/// Whether a schema holds a `$ref` to its own root (`#`).
+fn refers_to_root(v: &Value) -> bool {
+    match v {
+        Value::Object(o) => {
+            o.get("$ref").and_then(Value::as_str) == Some("#") || o.values().any(refers_to_root)
+        }
+        Value::Array(a) => a.iter().any(refers_to_root),
+        _ => false,
+    }
+}
+
+/// Points every `$ref: "#"` at `target`.
+fn retarget_root_refs(v: &mut Value, target: &str) {
+    match v {
+        Value::Object(o) => {
+            for (key, child) in o.iter_mut() {
+                if key == "$ref" && child.as_str() == Some("#") {
+                    *child = target.into();
+                } else {
+                    retarget_root_refs(child, target);
+                }
+            }
+        }
+        Value::Array(a) => a.iter_mut().for_each(|c| retarget_root_refs(c, target)),
+        _ => {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
+
+    use schemars::JsonSchema;
+    use serde::de::DeserializeOwned;
+    use serde::{Deserialize, Serialize};
+    use serde_json::{Value, json};
+
+    use super::*;
+    use crate::validate::Validator;
+
+    fn arg_schema<T: JsonSchema>() -> Value {
+        let mut b = InputSchema::new();
+        b.arg::<T>(ArgSpec {
+            name: "x",
+            ..Default::default()
+        });
+        b.finish()["properties"]["x"].clone()
+    }
+
+    #[test]
+    fn scalar_profile() {
+        #[rustfmt::skip]
+        let table: Vec<(Value, Value)> = vec![
+            (arg_schema::<u8>(), json!({"type": "integer", "minimum": 0, "maximum": 255})),
+            (arg_schema::<i8>(), json!({"type": "integer", "minimum": -128, "maximum": 127})),
+            (arg_schema::<u16>(), json!({"type": "integer", "minimum": 0, "maximum": 65535})),
+            (arg_schema::<i16>(), json!({"type": "integer", "minimum": -32768, "maximum": 32767})),
+            (arg_schema::<u32>(), json!({"type": "integer", "minimum": 0, "maximum": 4294967295u32})),
+            (arg_schema::<i32>(), json!({"type": "integer", "minimum": -2147483648, "maximum": 2147483647})),
+            (arg_schema::<u64>(), json!({"type": "integer", "minimum": 0, "maximum": 18446744073709551615u64})),
+            (arg_schema::<usize>(), json!({"type": "integer", "minimum": 0, "maximum": 18446744073709551615u64})),
+            (arg_schema::<i64>(), json!({"type": "integer"})),
+            (arg_schema::<isize>(), json!({"type": "integer"})),
+            (arg_schema::<u128>(), json!({"type": "integer", "minimum": 0, "maximum": 18446744073709551615u64})),
+            (arg_schema::<i128>(), json!({"type": "integer", "minimum": -9223372036854775808i64, "maximum": 18446744073709551615u64})),
+            (arg_schema::<std::num::NonZeroU8>(), json!({"type": "integer", "minimum": 1, "maximum": 255})),
+            (arg_schema::<f32>(), json!({"type": "number"})),
+            (arg_schema::<f64>(), json!({"type": "number"})),
+            (arg_schema::<bool>(), json!({"type": "boolean"})),
+            (arg_schema::<String>(), json!({"type": "string"})),
+            (arg_schema::<char>(), json!({"type": "string", "minLength": 1, "maxLength": 1})),
+            (arg_schema::<Value>(), json!({})),
+            (arg_schema::<Vec<String>>(), json!({"type": "array", "items": {"type": "string"}})),
+            (arg_schema::<HashSet<String>>(), json!({"type": "array", "uniqueItems": true, "items": {"type": "string"}})),
+            (arg_schema::<BTreeSet<u8>>(), json!({"type": "array", "uniqueItems": true, "items": {"type": "integer", "minimum": 0, "maximum": 255}})),
+            (arg_schema::<HashMap<String, bool>>(), json!({"type": "object", "additionalProperties": {"type": "boolean"}})),
+            (arg_schema::<BTreeMap<String, i64>>(), json!({"type": "object", "additionalProperties": {"type": "integer"}})),
+            (arg_schema::<(u8, String)>(), json!({"type": "array", "prefixItems": [{"type": "integer", "minimum": 0, "maximum": 255}, {"type": "string"}], "minItems": 2, "maxItems": 2})),
+        ];
+        for (got, expected) in table {
+            // Key order aside: compare as JSON values.
+            assert_eq!(got, expected);
+        }
+    }
+
+    /// The advertised integer bounds are exactly what serde accepts: both bounds deserialize and
+    /// the integers just outside do not.
+    #[test]
+    fn integer_bounds_match_serde() {
+        fn check<T: JsonSchema + DeserializeOwned>() {
+            let s = arg_schema::<T>();
+            let name = std::any::type_name::<T>();
+            let lo = s.get("minimum").cloned().unwrap_or(json!(i64::MIN));
+            let hi = s.get("maximum").cloned().unwrap_or(json!(i64::MAX));
+            for edge in [&lo, &hi] {
+                assert!(
+                    serde_json::from_value::<T>(edge.clone()).is_ok(),
+                    "{name} {edge}"
+                );
+            }
+            let below = lo.as_i64().and_then(|i| i.checked_sub(1)).map(Value::from);
+            let above = hi
+                .as_u64()
+                .and_then(|u| u.checked_add(1))
+                .map(Value::from)
+                .or_else(|| hi.as_i64().and_then(|i| i.checked_add(1)).map(Value::from));
+            for outside in [below, above].into_iter().flatten() {
+                assert!(
+                    serde_json::from_value::<T>(outside.clone()).is_err(),
+                    "{name} {outside}"
+                );
+            }
+            // Beyond what `Value` holds as an integer: a float, which every bound rejects.
+            assert!(serde_json::from_value::<T>(json!(1e20)).is_err());
+            let v = Validator::compile(&json!({"properties": {"x": s}})).unwrap();
+            let rejected = !v.validate(&mut json!({"x": 1e20})).is_empty();
+            // `i64` publishes no bound: the documented gap.
+            assert_eq!(
+                rejected,
+                !name.ends_with("i64") && !name.ends_with("isize"),
+                "{name}"
+            );
+        }
+        check::<u8>();
+        check::<i8>();
+        check::<u16>();
+        check::<i16>();
+        check::<u32>();
+        check::<i32>();
+        check::<u64>();
+        check::<usize>();
+        check::<i64>();
+        check::<isize>();
+        check::<u128>();
+        check::<i128>();
+    }
+
+    #[derive(Deserialize, JsonSchema)]
+    #[serde(rename_all = "camelCase", deny_unknown_fields)]
+    #[allow(dead_code)]
+    struct Address {
+        street_name: String,
+        zip: Option<u32>,
+        #[serde(default)]
+        tags: Vec<String>,
+    }
+
+    #[derive(Deserialize, JsonSchema)]
+    #[allow(dead_code)]
+    struct Tree {
+        name: String,
+        children: Vec<Tree>,
+    }
+
+    #[test]
+    fn nested_types() {
+        assert_eq!(
+            arg_schema::<Address>(),
+            json!({
+                "type": "object",
+                "properties": {
+                    "streetName": {"type": "string"},
+                    "zip": {"type": ["integer", "null"], "minimum": 0, "maximum": 4294967295u32},
+                    "tags": {"type": "array", "items": {"type": "string"}, "default": []}
+                },
+                "required": ["streetName"],
+                "additionalProperties": false
+            })
+        );
+    }
+
+    #[test]
+    fn recursive_types_keep_defs_at_the_root() {
+        let mut b = InputSchema::new();
+        b.arg::<Tree>(ArgSpec {
+            name: "tree",
+            ..Default::default()
+        });
+        b.option_arg::<Tree>(ArgSpec {
+            name: "spare",
+            ..Default::default()
+        });
+        let schema = b.finish();
+        assert_eq!(
+            schema["properties"]["tree"]["properties"]["children"]["items"],
+            json!({"$ref": "#/$defs/Tree"})
+        );
+        assert_eq!(
+            schema["$defs"]["Tree"]["required"],
+            json!(["name", "children"])
+        );
+        let v = Validator::compile(&schema).expect("every $ref resolves");
+        let mut ok = json!({"tree": {"name": "a", "children": [{"name": "b", "children": []}]}});
+        assert!(v.validate(&mut ok).is_empty());
+        let mut bad = json!({"tree": {"name": "a", "children": [{"name": 1, "children": []}]}});
+        assert_eq!(v.validate(&mut bad)[0].path, "/tree/children/0/name");
+    }
+
+    #[derive(Serialize, JsonSchema)]
+    /// One task.
+    struct Task {
+        id: String,
+    }
+
+    #[derive(Serialize, JsonSchema)]
+    struct Node {
+        kids: Vec<Node>,
+    }
+
+    #[derive(Serialize, JsonSchema)]
+    #[allow(dead_code)]
+    enum Expr {
+        Num(f64),
+        Add(Box<Expr>, Box<Expr>),
+    }
+
+    fn output<T: JsonSchema>() -> OutputSchema {
+        output_schema::<T>(&mut generator())
+    }
+
+    #[test]
+    fn output_schemas() {
+        let task = output::<Task>();
+        assert!(!task.wrapped);
+        assert_eq!(
+            task.schema,
+            json!({
+                "type": "object",
+                "properties": {"id": {"type": "string"}},
+                "required": ["id"],
+                "description": "One task.",
+                "title": "Task"
+            })
+        );
+        let text = output::<String>();
+        assert!(text.wrapped);
+        assert_eq!(
+            text.schema,
+            json!({"type": "object", "properties": {"result": {"type": "string"}}, "required": ["result"]})
+        );
+        let byte = output::<u8>();
+        assert_eq!(
+            byte.schema["properties"]["result"],
+            json!({"type": "integer", "minimum": 0, "maximum": 255})
+        );
+        assert!(output::<Option<Task>>().wrapped);
+        assert!(output::<Vec<Task>>().wrapped);
+
+        // Recursive types: every $ref resolves where the schema is published.
+        let node = output::<Node>();
+        assert!(!node.wrapped);
+        let nodes = output::<Vec<Node>>();
+        let expr = output::<Expr>();
+        assert!(expr.wrapped);
+        assert!(
+            !expr.schema.to_string().contains(r##""$ref":"#""##),
+            "{}",
+            expr.schema
+        );
+        for (o, value) in [
+            (&node, json!({"kids": [{"kids": []}]})),
+            (&nodes, json!({"result": [{"kids": [{"kids": []}]}]})),
+            (
+                &expr,
+                json!({"result": {"Add": [{"Num": 1.0}, {"Add": [{"Num": 2}, {"Num": 3}]}]}}),
+            ),
+        ] {
+            let v = Validator::compile(&o.schema).unwrap_or_else(|e| panic!("{e}: {}", o.schema));
+            assert_eq!(v.validate(&mut value.clone()), [], "{}", o.schema);
+        }
+        let v = Validator::compile(&expr.schema).unwrap();
+        let bad = v.validate(&mut json!({"result": {"Add": [{"Num": 1}, {"Sub": 2}]}}));
+        assert!(!bad.is_empty());
     }
 }
