@@ -1,9 +1,16 @@
 //! The request context a tool can take as `ctx: &Context`: who is calling, progress, logging,
 //! cancellation and elicitation.
 
-use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
 
-use serde_json::Value;
+use schemars::JsonSchema;
+use serde::de::DeserializeOwned;
+use serde_json::{Map, Value, json};
+
+use crate::connection::{CancelToken, Connection, PeerRequestError, lock};
+use crate::elicitation::{ElicitError, Elicitation, parse_answer, requested_schema};
+use crate::protocol::{ClientCapabilities, Implementation, LogLevel, notification_message};
 
 /// The context of one tool call. Injected into a tool that declares a `&Context` parameter;
 /// never part of the input schema.
@@ -15,15 +22,74 @@ pub struct Context {
 pub(crate) struct ContextInner {
     pub(crate) tool: String,
     pub(crate) request_id: Value,
+    pub(crate) scope: Option<Arc<RequestScope>>,
 }
+
+/// What a call attached to a client knows about its request and connection.
+pub(crate) struct RequestScope {
+    pub(crate) conn: Connection,
+    pub(crate) version: &'static str,
+    pub(crate) stateless: bool,
+    pub(crate) client_info: Option<Implementation>,
+    pub(crate) capabilities: ClientCapabilities,
+    /// Stateless era: the level the request opted into (`None`: no log messages).
+    pub(crate) request_log_level: Option<LogLevel>,
+    pub(crate) progress_token: Option<Value>,
+    pub(crate) last_progress: Mutex<Option<f64>>,
+    /// Set just before the response is queued: nothing about this request is sent after it.
+    pub(crate) finished: AtomicBool,
+    pub(crate) cancel: CancelToken,
+    /// Stateless era: the answers a retried request carries (`inputResponses`).
+    pub(crate) input_responses: Map<String, Value>,
+    /// Stateless era: the questions this run needs answered before it can finish.
+    pub(crate) input_requests: Mutex<Map<String, Value>>,
+    /// Fires when `input_requests` gained an entry: the server then ends the run with an
+    /// `input_required` result.
+    pub(crate) input_needed: CancelToken,
+    pub(crate) elicit_seq: AtomicU64,
+}
+
+impl RequestScope {
+    fn log_allowed(&self, level: LogLevel) -> bool {
+        if self.stateless {
+            self.request_log_level.is_some_and(|min| level >= min)
+        } else {
+            self.conn
+                .lock_session()
+                .log_level
+                .is_none_or(|min| level >= min)
+        }
+    }
+
+    fn notify(&self, method: &str, params: Value) {
+        if !self.finished.load(Ordering::Acquire) {
+            self.conn.send(notification_message(method, params));
+        }
+    }
+}
+
+static NO_CAPABILITIES: ClientCapabilities = ClientCapabilities(Value::Null);
 
 impl Context {
     /// A context for a call that is not attached to any client (direct in-process calls).
+    /// Progress and log messages go nowhere; elicitation fails with
+    /// [`ElicitError::NotConnected`].
     pub fn detached(tool: impl Into<String>) -> Self {
         Context {
             inner: Arc::new(ContextInner {
                 tool: tool.into(),
                 request_id: Value::Null,
+                scope: None,
+            }),
+        }
+    }
+
+    pub(crate) fn attached(tool: &str, request_id: Value, scope: Arc<RequestScope>) -> Self {
+        Context {
+            inner: Arc::new(ContextInner {
+                tool: tool.to_owned(),
+                request_id,
+                scope: Some(scope),
             }),
         }
     }
@@ -33,8 +99,153 @@ impl Context {
         &self.inner.tool
     }
 
-    /// The JSON-RPC id of the request.
+    /// The JSON-RPC id of the request (`null` for a detached context).
     pub fn request_id(&self) -> &Value {
         &self.inner.request_id
+    }
+
+    /// The client's `clientInfo` (from `initialize`, or from the stateless request's `_meta`).
+    pub fn client_info(&self) -> Option<&Implementation> {
+        self.inner.scope.as_ref()?.client_info.as_ref()
+    }
+
+    /// The capabilities the client declared (empty for a detached context).
+    pub fn client_capabilities(&self) -> &ClientCapabilities {
+        self.inner
+            .scope
+            .as_ref()
+            .map_or(&NO_CAPABILITIES, |s| &s.capabilities)
+    }
+
+    /// The protocol version this request is served under.
+    pub fn protocol_version(&self) -> Option<&str> {
+        self.inner.scope.as_ref().map(|s| s.version)
+    }
+
+    /// Reports progress as `notifications/progress`, when the request carried a
+    /// `progressToken`. `done` must grow from one report to the next: a report that does not
+    /// is dropped, and so is any report made after the response went out.
+    pub fn progress(&self, done: f64, total: Option<f64>, message: Option<&str>) {
+        let Some(scope) = &self.inner.scope else {
+            return;
+        };
+        let Some(token) = &scope.progress_token else {
+            return;
+        };
+        {
+            let mut last = lock(&scope.last_progress);
+            if last.is_some_and(|l| done <= l) || !done.is_finite() {
+                tracing::debug!(tool = %self.inner.tool, done, "progress not increasing; dropped");
+                return;
+            }
+            *last = Some(done);
+        }
+        let mut params = Map::new();
+        params.insert("progressToken".into(), token.clone());
+        params.insert("progress".into(), json!(done));
+        if let Some(t) = total {
+            params.insert("total".into(), json!(t));
+        }
+        if let Some(m) = message {
+            params.insert("message".into(), m.into());
+        }
+        scope.notify("notifications/progress", Value::Object(params));
+    }
+
+    /// Sends a log message (`notifications/message`) when the client wants this level: in the
+    /// handshake era, at or above the level of `logging/setLevel` (every level before it); in the
+    /// stateless era, only when the request's `_meta` asked for a level, at or above it.
+    pub fn log(&self, level: LogLevel, message: impl Into<String>) {
+        self.log_data(level, Value::String(message.into()));
+    }
+
+    /// [`Context::log`] with any JSON as the message's `data`.
+    pub fn log_data(&self, level: LogLevel, data: Value) {
+        let Some(scope) = &self.inner.scope else {
+            return;
+        };
+        if !scope.log_allowed(level) {
+            return;
+        }
+        scope.notify(
+            "notifications/message",
+            json!({"level": level.as_str(), "logger": self.inner.tool, "data": data}),
+        );
+    }
+
+    /// True once the client cancelled this request.
+    pub fn is_cancelled(&self) -> bool {
+        self.inner
+            .scope
+            .as_ref()
+            .is_some_and(|s| s.cancel.is_cancelled())
+    }
+
+    /// Resolves when the client cancels this request (never, for a detached context). A tool
+    /// that is simply awaiting needs no such check: its future is dropped on cancellation.
+    pub async fn cancelled(&self) {
+        match &self.inner.scope {
+            Some(s) => s.cancel.cancelled().await,
+            None => std::future::pending().await,
+        }
+    }
+
+    /// Asks the user for a `T` through the client (`elicitation/create`, form mode), with
+    /// `message` as the question. `T` must be a struct of primitive fields (strings, numbers,
+    /// booleans, enums of strings).
+    ///
+    /// In the handshake era this is a request from the server to the client over the same
+    /// connection. In the stateless era the call ends with an `input_required` result carrying
+    /// the question; the client answers it by calling the tool again with `inputResponses`, and
+    /// this run then gets the answer here. A tool is therefore run again from the start in that
+    /// era: ask before changing anything.
+    ///
+    /// Fails with [`ElicitError::Unsupported`] when the client did not declare the elicitation
+    /// capability; [`ElicitError::into_tool_error`] turns any failure into a message the model
+    /// can act on.
+    pub async fn elicit<T: JsonSchema + DeserializeOwned>(
+        &self,
+        message: impl Into<String>,
+    ) -> Result<Elicitation<T>, ElicitError> {
+        let scope = self.inner.scope.as_ref().ok_or(ElicitError::NotConnected)?;
+        if !scope.capabilities.elicitation() {
+            return Err(ElicitError::Unsupported);
+        }
+        let schema = requested_schema::<T>()?;
+        let mut params = json!({"message": message.into(), "requestedSchema": schema});
+        if matches!(scope.version, "2025-11-25" | "2026-07-28") {
+            params["mode"] = "form".into();
+        }
+        if scope.stateless {
+            let key = format!(
+                "elicit-{}",
+                scope.elicit_seq.fetch_add(1, Ordering::Relaxed)
+            );
+            if let Some(answer) = scope.input_responses.get(&key) {
+                return parse_answer(answer);
+            }
+            lock(&scope.input_requests).insert(
+                key,
+                json!({"method": "elicitation/create", "params": params}),
+            );
+            scope.input_needed.cancel();
+            // The server ends this run with `input_required` and drops this future.
+            return std::future::pending().await;
+        }
+        match scope.conn.request("elicitation/create", params).await {
+            Ok(result) => parse_answer(&result),
+            Err(PeerRequestError::Error(e)) => Err(ElicitError::Client(e)),
+            Err(PeerRequestError::Closed) => Err(ElicitError::Disconnected),
+        }
+    }
+}
+
+impl std::fmt::Debug for Context {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Context")
+            .field("tool", &self.inner.tool)
+            .field("request_id", &self.inner.request_id)
+            .field("attached", &self.inner.scope.is_some())
+            .finish()
     }
 }

@@ -5,14 +5,20 @@
 #![warn(missing_docs)]
 
 pub mod call;
+pub mod client;
+pub mod connection;
 pub mod content;
 pub mod context;
+pub mod elicitation;
 pub mod error;
 pub mod output;
+pub mod protocol;
 pub mod schema;
+pub mod server;
 pub mod state;
 pub mod table;
 pub mod tool;
+pub mod transport;
 pub mod validate;
 
 #[doc(hidden)]
@@ -22,10 +28,15 @@ pub mod __private;
 pub(crate) use __private as private;
 
 pub use call::UnknownToolPolicy;
+pub use client::{Client, ClientBuilder, ClientError};
+pub use connection::Connection;
 pub use content::{CallToolResult, Content};
 pub use context::Context;
+pub use elicitation::{ElicitError, Elicitation};
 pub use error::{ProtocolError, ToolError};
 pub use output::{Contents, IntoToolOutput};
+pub use protocol::{ClientCapabilities, Implementation, LogLevel};
+pub use server::{BuildError, Server, ServerBuilder};
 pub use state::StateMap;
 pub use table::ToolTable;
 pub use tool::{Annotations, Tool, ToolDef, ToolSpec};
@@ -39,6 +50,7 @@ pub mod prelude {
         CallToolResult, Content, Context, ProtocolError, StateMap, ToolError, ToolTable, tool,
         tools,
     };
+    pub use crate::{Elicitation, LogLevel, Server};
     pub use schemars::JsonSchema;
     pub use serde::{Deserialize, Serialize};
 }

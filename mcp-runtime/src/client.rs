@@ -1,0 +1,778 @@
+//! A client for tests and tools: connects to a server in memory ([`Client::in_process`]) or over
+//! any byte stream, such as a child process's stdio ([`Client::over_io`]), and speaks either era.
+//!
+//! ```
+//! # use mcp_runtime::{Server, Client, ToolTable};
+//! # #[tokio::main(flavor = "current_thread")]
+//! # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+//! let server = Server::builder("demo", "1.0.0").tools(ToolTable::default()).build()?;
+//! let client = Client::in_process(&server).await?;
+//! assert_eq!(client.server_info().unwrap().name, "demo");
+//! assert!(client.list_tools().await?.is_empty());
+//! # Ok(()) }
+//! ```
+
+use std::collections::HashMap;
+use std::fmt;
+use std::future::Future;
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, OnceLock};
+
+use futures::future::BoxFuture;
+use serde_json::{Map, Value, json};
+use tokio::io::{AsyncRead, AsyncWrite, AsyncWriteExt};
+use tokio::sync::{mpsc, oneshot};
+use tokio::task::JoinHandle;
+
+use crate::connection::lock;
+use crate::content::CallToolResult;
+use crate::error::ProtocolError;
+use crate::protocol::stateless::{
+    CLIENT_CAPABILITIES_KEY, CLIENT_INFO_KEY, LOG_LEVEL_KEY, PROTOCOL_VERSION_KEY, SERVER_INFO_KEY,
+};
+use crate::protocol::{
+    Implementation, Incoming, LATEST_HANDSHAKE_VERSION, LATEST_STATELESS_VERSION, LogLevel,
+    RequestId, error_response, notification_message, request_message, result_response,
+};
+use crate::transport::stdio::{Line, LineReader, write_message};
+
+/// How the client talks to the server.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Era {
+    /// `initialize` offering this version, then plain requests.
+    Handshake(String),
+    /// No handshake: `server/discover`, then every request carries the 2026-07-28 `_meta`
+    /// envelope.
+    Stateless,
+}
+
+/// A `notifications/progress` the server sent.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Progress {
+    /// The request's progress token (this client uses the request id).
+    pub token: Value,
+    /// Work done so far.
+    pub progress: f64,
+    /// Total work, when known.
+    pub total: Option<f64>,
+    /// A message.
+    pub message: Option<String>,
+}
+
+/// A `notifications/message` the server sent.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LogMessage {
+    /// The level.
+    pub level: LogLevel,
+    /// The logger (this runtime names the tool).
+    pub logger: Option<String>,
+    /// The message.
+    pub data: Value,
+}
+
+/// An `elicitation/create` request from the server.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ElicitationRequest {
+    /// The question.
+    pub message: String,
+    /// The form's schema.
+    pub requested_schema: Value,
+}
+
+/// The user's answer to an [`ElicitationRequest`].
+#[derive(Debug, Clone, PartialEq)]
+pub enum ElicitationAnswer {
+    /// The submitted values (an object matching the schema).
+    Accept(Value),
+    /// The user declined.
+    Decline,
+    /// The user dismissed the form.
+    Cancel,
+}
+
+impl ElicitationAnswer {
+    fn to_json(&self) -> Value {
+        match self {
+            ElicitationAnswer::Accept(content) => json!({"action": "accept", "content": content}),
+            ElicitationAnswer::Decline => json!({"action": "decline"}),
+            ElicitationAnswer::Cancel => json!({"action": "cancel"}),
+        }
+    }
+}
+
+type ProgressFn = Arc<dyn Fn(Progress) + Send + Sync>;
+type LogFn = Arc<dyn Fn(LogMessage) + Send + Sync>;
+type ElicitFn =
+    Arc<dyn Fn(ElicitationRequest) -> BoxFuture<'static, ElicitationAnswer> + Send + Sync>;
+
+/// Why a client request failed.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ClientError {
+    /// The server answered with a JSON-RPC error.
+    Protocol(ProtocolError),
+    /// The connection closed before the answer arrived.
+    Closed,
+    /// The server's answer is not what the method returns.
+    InvalidResult(String),
+}
+
+impl fmt::Display for ClientError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ClientError::Protocol(e) => write!(f, "the server answered with an error: {e}"),
+            ClientError::Closed => f.write_str("the connection closed"),
+            ClientError::InvalidResult(m) => write!(f, "invalid result: {m}"),
+        }
+    }
+}
+
+impl std::error::Error for ClientError {}
+
+impl ClientError {
+    /// The JSON-RPC error, when the server sent one.
+    pub fn protocol(&self) -> Option<&ProtocolError> {
+        match self {
+            ClientError::Protocol(e) => Some(e),
+            _ => None,
+        }
+    }
+}
+
+/// Options of a [`Client`], set before connecting (capabilities are declared when connecting).
+pub struct ClientBuilder {
+    era: Era,
+    client_info: Implementation,
+    log_level: Option<LogLevel>,
+    on_progress: Option<ProgressFn>,
+    on_log: Option<LogFn>,
+    elicitation: Option<ElicitFn>,
+    max_message_bytes: usize,
+}
+
+impl Default for ClientBuilder {
+    fn default() -> Self {
+        ClientBuilder {
+            era: Era::Handshake(LATEST_HANDSHAKE_VERSION.to_owned()),
+            client_info: Implementation {
+                name: "mcp-runtime-client".into(),
+                version: env!("CARGO_PKG_VERSION").into(),
+                title: None,
+            },
+            log_level: None,
+            on_progress: None,
+            on_log: None,
+            elicitation: None,
+            max_message_bytes: 64 * 1024 * 1024,
+        }
+    }
+}
+
+impl ClientBuilder {
+    /// Handshake era, offering `version` in `initialize`.
+    pub fn handshake(mut self, version: impl Into<String>) -> Self {
+        self.era = Era::Handshake(version.into());
+        self
+    }
+
+    /// Stateless era (2026-07-28): `server/discover`, then a `_meta` envelope on every request.
+    pub fn stateless(mut self) -> Self {
+        self.era = Era::Stateless;
+        self
+    }
+
+    /// The `clientInfo` sent.
+    pub fn client_info(mut self, name: impl Into<String>, version: impl Into<String>) -> Self {
+        self.client_info = Implementation {
+            name: name.into(),
+            version: version.into(),
+            title: None,
+        };
+        self
+    }
+
+    /// The log level: sent with `logging/setLevel` after the handshake, or stamped on every
+    /// stateless request (without it a stateless server sends no log messages).
+    pub fn log_level(mut self, level: LogLevel) -> Self {
+        self.log_level = Some(level);
+        self
+    }
+
+    /// Called for every progress notification; requests then carry a `progressToken`.
+    pub fn on_progress(mut self, f: impl Fn(Progress) + Send + Sync + 'static) -> Self {
+        self.on_progress = Some(Arc::new(f));
+        self
+    }
+
+    /// Called for every log message.
+    pub fn on_log(mut self, f: impl Fn(LogMessage) + Send + Sync + 'static) -> Self {
+        self.on_log = Some(Arc::new(f));
+        self
+    }
+
+    /// Answers elicitation requests; setting it declares the elicitation capability.
+    pub fn elicitation_handler<F, Fut>(mut self, f: F) -> Self
+    where
+        F: Fn(ElicitationRequest) -> Fut + Send + Sync + 'static,
+        Fut: Future<Output = ElicitationAnswer> + Send + 'static,
+    {
+        self.elicitation = Some(Arc::new(move |r| Box::pin(f(r))));
+        self
+    }
+
+    fn capabilities(&self) -> Value {
+        let mut caps = Map::new();
+        if self.elicitation.is_some() {
+            let form = match &self.era {
+                Era::Handshake(v) if v.as_str() < "2025-11-25" => json!({}),
+                _ => json!({"form": {}}),
+            };
+            caps.insert("elicitation".into(), form);
+        }
+        Value::Object(caps)
+    }
+
+    /// Connects over a reader and a writer of newline-delimited JSON-RPC (a child process's
+    /// stdout and stdin, for example) and runs the era's opening exchange.
+    pub async fn over_io<R, W>(self, reader: R, writer: W) -> Result<Client, ClientError>
+    where
+        R: AsyncRead + Unpin + Send + 'static,
+        W: AsyncWrite + Unpin + Send + 'static,
+    {
+        let (out, rx) = mpsc::unbounded_channel();
+        let capabilities = self.capabilities();
+        let inner = Arc::new(ClientInner {
+            out,
+            pending: Mutex::new(HashMap::new()),
+            next_id: AtomicU64::new(1),
+            era: self.era.clone(),
+            client_info: self.client_info.clone(),
+            capabilities,
+            log_level: self.log_level,
+            on_progress: self.on_progress,
+            on_log: self.on_log,
+            elicitation: self.elicitation,
+            session: OnceLock::new(),
+            closed: AtomicBool::new(false),
+            unmatched: AtomicUsize::new(0),
+        });
+        let writer_task = tokio::spawn(write_loop(writer, rx));
+        let reader_task = tokio::spawn(read_loop(
+            inner.clone(),
+            LineReader::new(reader, self.max_message_bytes),
+        ));
+        let client = Client {
+            inner,
+            tasks: vec![reader_task, writer_task],
+        };
+        client.open().await?;
+        Ok(client)
+    }
+}
+
+/// What the opening exchange told the client.
+#[derive(Debug, Clone)]
+pub struct SessionInfo {
+    /// The protocol version in use.
+    pub protocol_version: String,
+    /// The server's identity.
+    pub server_info: Option<Implementation>,
+    /// The server's capabilities.
+    pub capabilities: Value,
+    /// The server's instructions.
+    pub instructions: Option<String>,
+    /// The full `initialize` or `server/discover` result.
+    pub raw: Value,
+}
+
+struct ClientInner {
+    out: mpsc::UnboundedSender<Outgoing>,
+    pending: Mutex<HashMap<RequestId, oneshot::Sender<Result<Value, ProtocolError>>>>,
+    next_id: AtomicU64,
+    era: Era,
+    client_info: Implementation,
+    capabilities: Value,
+    log_level: Option<LogLevel>,
+    on_progress: Option<ProgressFn>,
+    on_log: Option<LogFn>,
+    elicitation: Option<ElicitFn>,
+    session: OnceLock<SessionInfo>,
+    closed: AtomicBool,
+    unmatched: AtomicUsize,
+}
+
+enum Outgoing {
+    Message(Value),
+    Close,
+}
+
+/// An MCP client. Dropping it closes the connection; [`Client::close`] also waits for the
+/// server to finish.
+pub struct Client {
+    inner: Arc<ClientInner>,
+    tasks: Vec<JoinHandle<()>>,
+}
+
+/// A request sent and not yet answered: its id, a way to cancel it, and its response.
+pub struct PendingRequest {
+    inner: Arc<ClientInner>,
+    id: RequestId,
+    rx: oneshot::Receiver<Result<Value, ProtocolError>>,
+}
+
+impl PendingRequest {
+    /// The request's id.
+    pub fn id(&self) -> &RequestId {
+        &self.id
+    }
+
+    /// Sends `notifications/cancelled` for this request and stops waiting for it.
+    pub fn cancel(self, reason: &str) {
+        lock(&self.inner.pending).remove(&self.id);
+        let params = json!({"requestId": self.id.to_json(), "reason": reason});
+        self.inner
+            .send(notification_message("notifications/cancelled", params));
+    }
+
+    /// Waits for the response.
+    pub async fn response(self) -> Result<Value, ClientError> {
+        match self.rx.await {
+            Ok(Ok(v)) => Ok(v),
+            Ok(Err(e)) => Err(ClientError::Protocol(e)),
+            Err(_) => Err(ClientError::Closed),
+        }
+    }
+}
+
+impl ClientInner {
+    fn send(&self, message: Value) {
+        let _ = self.out.send(Outgoing::Message(message));
+    }
+
+    fn stateless(&self) -> bool {
+        self.era == Era::Stateless
+    }
+
+    /// Adds what every request of this client carries to `params._meta`, keeping what the
+    /// caller already put there.
+    fn stamp(&self, id: &RequestId, params: &mut Map<String, Value>) {
+        let meta = params
+            .entry("_meta")
+            .or_insert_with(|| Value::Object(Map::new()));
+        let Some(meta) = meta.as_object_mut() else {
+            return;
+        };
+        if self.on_progress.is_some() {
+            meta.entry("progressToken").or_insert_with(|| id.to_json());
+        }
+        if self.stateless() {
+            meta.entry(PROTOCOL_VERSION_KEY)
+                .or_insert_with(|| LATEST_STATELESS_VERSION.into());
+            meta.entry(CLIENT_INFO_KEY)
+                .or_insert_with(|| self.client_info.to_json());
+            meta.entry(CLIENT_CAPABILITIES_KEY)
+                .or_insert_with(|| self.capabilities.clone());
+            if let Some(level) = self.log_level {
+                meta.entry(LOG_LEVEL_KEY)
+                    .or_insert_with(|| level.as_str().into());
+            }
+        }
+        if meta.is_empty() {
+            params.remove("_meta");
+        }
+    }
+
+    fn start(self: &Arc<Self>, method: &str, params: Value, stamp: bool) -> PendingRequest {
+        let id = RequestId::from(self.next_id.fetch_add(1, Ordering::Relaxed));
+        let mut params = match params {
+            Value::Object(m) => m,
+            Value::Null => Map::new(),
+            other => {
+                // Sent as given: the caller is testing what the server does with it.
+                let (tx, rx) = oneshot::channel();
+                lock(&self.pending).insert(id.clone(), tx);
+                self.send(request_message(&id, method, other));
+                return PendingRequest {
+                    inner: self.clone(),
+                    id,
+                    rx,
+                };
+            }
+        };
+        if stamp {
+            self.stamp(&id, &mut params);
+        }
+        let (tx, rx) = oneshot::channel();
+        lock(&self.pending).insert(id.clone(), tx);
+        if self.closed.load(Ordering::Acquire) {
+            lock(&self.pending).remove(&id);
+        } else {
+            self.send(request_message(&id, method, Value::Object(params)));
+        }
+        PendingRequest {
+            inner: self.clone(),
+            id,
+            rx,
+        }
+    }
+}
+
+impl Client {
+    /// Options for a client: era, handlers, log level.
+    pub fn builder() -> ClientBuilder {
+        ClientBuilder::default()
+    }
+
+    /// A client connected to `server` in memory, with the default options.
+    pub async fn in_process(server: &crate::Server) -> Result<Client, ClientError> {
+        Client::builder().in_process(server).await
+    }
+
+    /// A client over a reader and writer, with the default options.
+    pub async fn over_io<R, W>(reader: R, writer: W) -> Result<Client, ClientError>
+    where
+        R: AsyncRead + Unpin + Send + 'static,
+        W: AsyncWrite + Unpin + Send + 'static,
+    {
+        Client::builder().over_io(reader, writer).await
+    }
+
+    async fn open(&self) -> Result<(), ClientError> {
+        let raw = match &self.inner.era {
+            Era::Handshake(version) => {
+                let params = json!({
+                    "protocolVersion": version,
+                    "capabilities": self.inner.capabilities,
+                    "clientInfo": self.inner.client_info.to_json(),
+                });
+                self.request("initialize", params).await?
+            }
+            Era::Stateless => self.request("server/discover", json!({})).await?,
+        };
+        let info = match &self.inner.era {
+            Era::Handshake(_) => SessionInfo {
+                protocol_version: str_field(&raw, "protocolVersion")?,
+                server_info: raw.get("serverInfo").and_then(Implementation::from_json),
+                capabilities: raw.get("capabilities").cloned().unwrap_or(Value::Null),
+                instructions: raw
+                    .get("instructions")
+                    .and_then(Value::as_str)
+                    .map(Into::into),
+                raw: raw.clone(),
+            },
+            Era::Stateless => {
+                let versions = raw
+                    .get("supportedVersions")
+                    .and_then(Value::as_array)
+                    .ok_or_else(|| {
+                        ClientError::InvalidResult("discover without supportedVersions".into())
+                    })?;
+                if !versions.iter().any(|v| v == LATEST_STATELESS_VERSION) {
+                    return Err(ClientError::InvalidResult(format!(
+                        "the server does not support {LATEST_STATELESS_VERSION}"
+                    )));
+                }
+                SessionInfo {
+                    protocol_version: LATEST_STATELESS_VERSION.into(),
+                    server_info: raw
+                        .get("_meta")
+                        .and_then(|m| m.get(SERVER_INFO_KEY))
+                        .and_then(Implementation::from_json),
+                    capabilities: raw.get("capabilities").cloned().unwrap_or(Value::Null),
+                    instructions: raw
+                        .get("instructions")
+                        .and_then(Value::as_str)
+                        .map(Into::into),
+                    raw: raw.clone(),
+                }
+            }
+        };
+        let _ = self.inner.session.set(info);
+        if let Era::Handshake(_) = self.inner.era {
+            self.notify("notifications/initialized", json!({}));
+            if let Some(level) = self.inner.log_level {
+                self.set_log_level(level).await?;
+            }
+        }
+        Ok(())
+    }
+
+    /// What the opening exchange returned.
+    pub fn session(&self) -> Option<&SessionInfo> {
+        self.inner.session.get()
+    }
+
+    /// The server's `serverInfo`.
+    pub fn server_info(&self) -> Option<&Implementation> {
+        self.session()?.server_info.as_ref()
+    }
+
+    /// The protocol version in use.
+    pub fn protocol_version(&self) -> Option<&str> {
+        self.session().map(|s| s.protocol_version.as_str())
+    }
+
+    /// The server's instructions.
+    pub fn instructions(&self) -> Option<&str> {
+        self.session()?.instructions.as_deref()
+    }
+
+    /// Sends a request (stamped with the era's envelope and a progress token) without waiting.
+    pub fn send_request(&self, method: &str, params: Value) -> PendingRequest {
+        self.inner.start(method, params, true)
+    }
+
+    /// Sends a request and waits for its result.
+    pub async fn request(&self, method: &str, params: Value) -> Result<Value, ClientError> {
+        self.send_request(method, params).response().await
+    }
+
+    /// Sends a request exactly as given (no envelope, no progress token) and waits for its result.
+    pub async fn request_unstamped(
+        &self,
+        method: &str,
+        params: Value,
+    ) -> Result<Value, ClientError> {
+        self.inner.start(method, params, false).response().await
+    }
+
+    /// Sends a notification.
+    pub fn notify(&self, method: &str, params: Value) {
+        self.inner.send(notification_message(method, params));
+    }
+
+    /// `ping`.
+    pub async fn ping(&self) -> Result<(), ClientError> {
+        self.request("ping", json!({})).await.map(|_| ())
+    }
+
+    /// `logging/setLevel` (handshake era).
+    pub async fn set_log_level(&self, level: LogLevel) -> Result<(), ClientError> {
+        self.request("logging/setLevel", json!({"level": level.as_str()}))
+            .await
+            .map(|_| ())
+    }
+
+    /// One `tools/list` page: the result object as sent.
+    pub async fn list_tools_page(&self, cursor: Option<&str>) -> Result<Value, ClientError> {
+        let params = match cursor {
+            Some(c) => json!({"cursor": c}),
+            None => json!({}),
+        };
+        self.request("tools/list", params).await
+    }
+
+    /// Every tool, following `nextCursor` page by page.
+    pub async fn list_tools(&self) -> Result<Vec<Value>, ClientError> {
+        let mut tools = Vec::new();
+        let mut cursor: Option<String> = None;
+        loop {
+            let page = self.list_tools_page(cursor.as_deref()).await?;
+            let batch = page
+                .get("tools")
+                .and_then(Value::as_array)
+                .ok_or_else(|| ClientError::InvalidResult("tools/list without tools".into()))?;
+            tools.extend(batch.iter().cloned());
+            match page.get("nextCursor").and_then(Value::as_str) {
+                Some(next) => cursor = Some(next.to_owned()),
+                None => return Ok(tools),
+            }
+        }
+    }
+
+    /// Calls a tool. In the stateless era an `input_required` result is answered through the
+    /// elicitation handler and the call repeated with the answers, up to 10 rounds.
+    pub async fn call_tool(
+        &self,
+        name: &str,
+        arguments: Value,
+    ) -> Result<CallToolResult, ClientError> {
+        let raw = self.call_tool_raw(name, arguments).await?;
+        CallToolResult::from_json(&raw)
+            .ok_or_else(|| ClientError::InvalidResult(format!("not a tool result: {raw}")))
+    }
+
+    /// [`Client::call_tool`], returning the result object as sent.
+    pub async fn call_tool_raw(&self, name: &str, arguments: Value) -> Result<Value, ClientError> {
+        let mut params = json!({"name": name, "arguments": arguments});
+        for _ in 0..10 {
+            let result = self.request("tools/call", params.clone()).await?;
+            if result.get("resultType").and_then(Value::as_str) != Some("input_required") {
+                return Ok(result);
+            }
+            let mut responses = Map::new();
+            if let Some(requests) = result.get("inputRequests").and_then(Value::as_object) {
+                for (key, request) in requests {
+                    responses.insert(key.clone(), self.answer_input(request).await?);
+                }
+            }
+            params["inputResponses"] = Value::Object(responses);
+            if let Some(state) = result.get("requestState") {
+                params["requestState"] = state.clone();
+            }
+        }
+        Err(ClientError::InvalidResult(
+            "the server asked for input more than 10 times".into(),
+        ))
+    }
+
+    async fn answer_input(&self, request: &Value) -> Result<Value, ClientError> {
+        let method = request.get("method").and_then(Value::as_str);
+        let (Some("elicitation/create"), Some(handler)) = (method, &self.inner.elicitation) else {
+            return Err(ClientError::InvalidResult(format!(
+                "the server asked for input this client cannot give: {request}"
+            )));
+        };
+        let req = elicitation_request(request.get("params").unwrap_or(&Value::Null));
+        Ok(handler(req).await.to_json())
+    }
+
+    /// How many responses arrived for no request waiting (for example after a cancellation).
+    pub fn unmatched_responses(&self) -> usize {
+        self.inner.unmatched.load(Ordering::Relaxed)
+    }
+
+    /// Closes the connection (end of input for the server) and waits until the server has
+    /// closed its side.
+    pub async fn close(mut self) {
+        let _ = self.inner.out.send(Outgoing::Close);
+        for task in self.tasks.drain(..) {
+            let _ = task.await;
+        }
+    }
+}
+
+impl Drop for Client {
+    fn drop(&mut self) {
+        for task in &self.tasks {
+            task.abort();
+        }
+    }
+}
+
+fn str_field(v: &Value, key: &str) -> Result<String, ClientError> {
+    v.get(key)
+        .and_then(Value::as_str)
+        .map(str::to_owned)
+        .ok_or_else(|| ClientError::InvalidResult(format!("missing `{key}`")))
+}
+
+fn elicitation_request(params: &Value) -> ElicitationRequest {
+    ElicitationRequest {
+        message: params
+            .get("message")
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+            .to_owned(),
+        requested_schema: params
+            .get("requestedSchema")
+            .cloned()
+            .unwrap_or(Value::Null),
+    }
+}
+
+async fn write_loop<W: AsyncWrite + Unpin>(
+    mut writer: W,
+    mut rx: mpsc::UnboundedReceiver<Outgoing>,
+) {
+    while let Some(m) = rx.recv().await {
+        match m {
+            Outgoing::Message(m) => {
+                if let Err(e) = write_message(&mut writer, &m).await {
+                    tracing::debug!(error = %e, "client write failed");
+                    return;
+                }
+            }
+            Outgoing::Close => break,
+        }
+    }
+    let _ = writer.shutdown().await;
+}
+
+async fn read_loop<R: AsyncRead + Unpin>(inner: Arc<ClientInner>, mut lines: LineReader<R>) {
+    loop {
+        let bytes = match lines.next_line().await {
+            Ok(Some(Line::Complete(b))) => b,
+            Ok(Some(Line::TooLong(n))) => {
+                tracing::warn!(bytes = n, "client skipped an oversized message");
+                continue;
+            }
+            Ok(None) | Err(_) => break,
+        };
+        if bytes.iter().all(u8::is_ascii_whitespace) {
+            continue;
+        }
+        match Incoming::parse(&bytes) {
+            Ok(Incoming::Response(r)) => match lock(&inner.pending).remove(&r.id) {
+                Some(tx) => {
+                    let _ = tx.send(r.outcome);
+                }
+                None => {
+                    inner.unmatched.fetch_add(1, Ordering::Relaxed);
+                    tracing::debug!(id = ?r.id, "response for no pending request");
+                }
+            },
+            Ok(Incoming::Notification(n)) => {
+                let params = Value::Object(n.params.unwrap_or_default());
+                match n.method.as_str() {
+                    "notifications/progress" => {
+                        if let Some(f) = &inner.on_progress {
+                            f(Progress {
+                                token: params.get("progressToken").cloned().unwrap_or(Value::Null),
+                                progress: params
+                                    .get("progress")
+                                    .and_then(Value::as_f64)
+                                    .unwrap_or(0.0),
+                                total: params.get("total").and_then(Value::as_f64),
+                                message: params
+                                    .get("message")
+                                    .and_then(Value::as_str)
+                                    .map(Into::into),
+                            });
+                        }
+                    }
+                    "notifications/message" => {
+                        if let Some(f) = &inner.on_log {
+                            let level = params
+                                .get("level")
+                                .and_then(Value::as_str)
+                                .and_then(LogLevel::parse)
+                                .unwrap_or(LogLevel::Info);
+                            f(LogMessage {
+                                level,
+                                logger: params
+                                    .get("logger")
+                                    .and_then(Value::as_str)
+                                    .map(Into::into),
+                                data: params.get("data").cloned().unwrap_or(Value::Null),
+                            });
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            Ok(Incoming::Request(req)) => {
+                let inner = inner.clone();
+                tokio::spawn(async move {
+                    let params = Value::Object(req.params.unwrap_or_default());
+                    let response = match (req.method.as_str(), &inner.elicitation) {
+                        ("ping", _) => result_response(&req.id, json!({})),
+                        ("elicitation/create", Some(handler)) => {
+                            let answer = handler(elicitation_request(&params)).await;
+                            result_response(&req.id, answer.to_json())
+                        }
+                        (method, _) => error_response(
+                            &req.id.to_json(),
+                            &ProtocolError::method_not_found(method),
+                        ),
+                    };
+                    inner.send(response);
+                });
+            }
+            Err(rejected) => {
+                tracing::warn!(error = %rejected.error, "client got an invalid message")
+            }
+        }
+    }
+    inner.closed.store(true, Ordering::Release);
+    lock(&inner.pending).clear();
+}

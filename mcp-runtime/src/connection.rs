@@ -1,0 +1,192 @@
+//! One client connection, whatever carries it: the negotiated era, the client's identity, the
+//! requests in flight (so `notifications/cancelled` can reach them), the requests this server sent
+//! the client (elicitation), and the sink for everything the server writes.
+//!
+//! Transports own the bytes; this type owns the session. A transport creates a [`Connection`],
+//! feeds each incoming message to [`crate::Server::handle`], and writes out whatever arrives on
+//! the receiver [`Connection::new`] returned.
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+
+use serde_json::Value;
+use tokio::sync::{Notify, mpsc, oneshot};
+
+use crate::error::ProtocolError;
+use crate::protocol::{
+    ClientCapabilities, Implementation, LogLevel, RequestId, Response, request_message,
+};
+
+/// A client connection: cheap to clone, shared by every request it carries.
+#[derive(Clone)]
+pub struct Connection {
+    pub(crate) inner: Arc<ConnectionInner>,
+}
+
+pub(crate) struct ConnectionInner {
+    out: mpsc::UnboundedSender<Value>,
+    pub(crate) session: Mutex<Session>,
+    pub(crate) in_flight: Mutex<HashMap<RequestId, CancelToken>>,
+    pending: Mutex<HashMap<RequestId, oneshot::Sender<Result<Value, ProtocolError>>>>,
+    next_id: AtomicU64,
+    closed: AtomicBool,
+}
+
+/// The handshake-era state of a connection, set by `initialize`.
+#[derive(Debug, Clone)]
+pub(crate) struct Handshake {
+    pub(crate) version: &'static str,
+    pub(crate) client_info: Option<Implementation>,
+    pub(crate) capabilities: ClientCapabilities,
+}
+
+#[derive(Debug, Default)]
+pub(crate) struct Session {
+    /// `Some` once `initialize` was answered: the connection is in the handshake era.
+    pub(crate) handshake: Option<Handshake>,
+    /// True once `notifications/initialized` arrived.
+    pub(crate) initialized: bool,
+    /// The level set by `logging/setLevel`; `None`: every level is sent.
+    pub(crate) log_level: Option<LogLevel>,
+}
+
+/// Why a request to the client got no result.
+#[derive(Debug, Clone, PartialEq)]
+pub enum PeerRequestError {
+    /// The client answered with an error.
+    Error(ProtocolError),
+    /// The connection closed before the answer arrived.
+    Closed,
+}
+
+impl Connection {
+    /// A new connection and the receiver of the messages the server writes to it (responses,
+    /// notifications and server-to-client requests), in the order they are produced.
+    pub fn new() -> (Connection, mpsc::UnboundedReceiver<Value>) {
+        let (out, rx) = mpsc::unbounded_channel();
+        let conn = Connection {
+            inner: Arc::new(ConnectionInner {
+                out,
+                session: Mutex::new(Session::default()),
+                in_flight: Mutex::new(HashMap::new()),
+                pending: Mutex::new(HashMap::new()),
+                next_id: AtomicU64::new(1),
+                closed: AtomicBool::new(false),
+            }),
+        };
+        (conn, rx)
+    }
+
+    /// Queues a message for the client. Dropped silently once the transport is gone.
+    pub fn send(&self, message: Value) {
+        let _ = self.inner.out.send(message);
+    }
+
+    /// The protocol version `initialize` negotiated, if it ran.
+    pub fn negotiated_version(&self) -> Option<&'static str> {
+        self.lock_session().handshake.as_ref().map(|h| h.version)
+    }
+
+    /// Sends a request to the client and waits for its answer.
+    pub async fn request(&self, method: &str, params: Value) -> Result<Value, PeerRequestError> {
+        if self.inner.closed.load(Ordering::Acquire) {
+            return Err(PeerRequestError::Closed);
+        }
+        let id = RequestId::from(self.inner.next_id.fetch_add(1, Ordering::Relaxed));
+        let (tx, rx) = oneshot::channel();
+        lock(&self.inner.pending).insert(id.clone(), tx);
+        // Checked again after inserting: `close` may have drained the map in between.
+        if self.inner.closed.load(Ordering::Acquire) {
+            lock(&self.inner.pending).remove(&id);
+            return Err(PeerRequestError::Closed);
+        }
+        self.send(request_message(&id, method, params));
+        struct Forget<'a>(&'a Connection, &'a RequestId);
+        impl Drop for Forget<'_> {
+            fn drop(&mut self) {
+                lock(&self.0.inner.pending).remove(self.1);
+            }
+        }
+        let _forget = Forget(self, &id);
+        match rx.await {
+            Ok(Ok(v)) => Ok(v),
+            Ok(Err(e)) => Err(PeerRequestError::Error(e)),
+            Err(_) => Err(PeerRequestError::Closed),
+        }
+    }
+
+    /// Routes the client's answer to the request waiting for it.
+    pub(crate) fn deliver(&self, response: Response) {
+        match lock(&self.inner.pending).remove(&response.id) {
+            Some(tx) => {
+                let _ = tx.send(response.outcome);
+            }
+            None => tracing::debug!(id = ?response.id, "response to no pending request"),
+        }
+    }
+
+    /// Marks the connection closed: requests waiting for the client fail at once.
+    pub fn close(&self) {
+        self.inner.closed.store(true, Ordering::Release);
+        lock(&self.inner.pending).clear();
+    }
+
+    /// True once [`Connection::close`] ran.
+    pub fn is_closed(&self) -> bool {
+        self.inner.closed.load(Ordering::Acquire)
+    }
+
+    /// Cancels the request with this id, if it is in flight.
+    pub(crate) fn cancel(&self, id: &RequestId) -> bool {
+        match lock(&self.inner.in_flight).get(id) {
+            Some(token) => {
+                token.cancel();
+                true
+            }
+            None => false,
+        }
+    }
+
+    pub(crate) fn lock_session(&self) -> std::sync::MutexGuard<'_, Session> {
+        lock(&self.inner.session)
+    }
+}
+
+/// Locks a mutex, ignoring poisoning: every critical section here leaves the data consistent.
+pub(crate) fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|p| p.into_inner())
+}
+
+/// A flag that fires once and wakes every waiter.
+#[derive(Clone, Default)]
+pub(crate) struct CancelToken(Arc<CancelInner>);
+
+#[derive(Default)]
+struct CancelInner {
+    fired: AtomicBool,
+    notify: Notify,
+}
+
+impl CancelToken {
+    pub(crate) fn cancel(&self) {
+        self.0.fired.store(true, Ordering::Release);
+        self.0.notify.notify_waiters();
+    }
+
+    pub(crate) fn is_cancelled(&self) -> bool {
+        self.0.fired.load(Ordering::Acquire)
+    }
+
+    pub(crate) async fn cancelled(&self) {
+        loop {
+            let notified = self.0.notify.notified();
+            tokio::pin!(notified);
+            notified.as_mut().enable();
+            if self.is_cancelled() {
+                return;
+            }
+            notified.await;
+        }
+    }
+}

@@ -1,0 +1,394 @@
+//! JSON-RPC 2.0 framing and the MCP messages both protocol eras share.
+//!
+//! One message is one JSON object on one line. [`Incoming::parse`] classifies a line into a
+//! request, a notification or a response (to a request this side sent), or the error response
+//! a malformed line gets. The era-specific pieces live in [`handshake`] (2025-03-26 to
+//! 2025-11-25: `initialize` first, then plain requests) and [`stateless`] (2026-07-28: every
+//! request carries its own `_meta` envelope).
+
+pub mod handshake;
+pub mod stateless;
+
+use serde_json::{Map, Value, json};
+
+use crate::error::ProtocolError;
+
+/// The versions reached through the `initialize` handshake, oldest first.
+pub const HANDSHAKE_VERSIONS: &[&str] = &["2025-03-26", "2025-06-18", "2025-11-25"];
+/// The versions served statelessly (a `_meta` envelope on every request), oldest first.
+pub const STATELESS_VERSIONS: &[&str] = &["2026-07-28"];
+/// The newest handshake version: the answer to an `initialize` offering a version we lack.
+pub const LATEST_HANDSHAKE_VERSION: &str = "2025-11-25";
+/// The newest stateless version.
+pub const LATEST_STATELESS_VERSION: &str = "2026-07-28";
+
+/// Every version this runtime speaks, oldest first.
+pub fn supported_versions() -> Vec<&'static str> {
+    HANDSHAKE_VERSIONS
+        .iter()
+        .chain(STATELESS_VERSIONS)
+        .copied()
+        .collect()
+}
+
+/// A JSON-RPC request id: a string or a number (MCP forbids `null`).
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum RequestId {
+    /// A numeric id, kept as written.
+    Number(serde_json::Number),
+    /// A string id.
+    String(String),
+}
+
+impl RequestId {
+    /// Reads an id; `None` for any other JSON type.
+    pub fn from_json(v: &Value) -> Option<Self> {
+        match v {
+            Value::Number(n) => Some(RequestId::Number(n.clone())),
+            Value::String(s) => Some(RequestId::String(s.clone())),
+            _ => None,
+        }
+    }
+
+    /// The id as JSON.
+    pub fn to_json(&self) -> Value {
+        match self {
+            RequestId::Number(n) => Value::Number(n.clone()),
+            RequestId::String(s) => Value::String(s.clone()),
+        }
+    }
+}
+
+impl From<u64> for RequestId {
+    fn from(n: u64) -> Self {
+        RequestId::Number(n.into())
+    }
+}
+
+/// A request: a method and an id the answer must carry.
+#[derive(Debug, Clone)]
+pub struct Request {
+    /// The id.
+    pub id: RequestId,
+    /// The method name.
+    pub method: String,
+    /// The params object (`None` when absent).
+    pub params: Option<Map<String, Value>>,
+}
+
+/// A notification: a method, no id, no answer.
+#[derive(Debug, Clone)]
+pub struct Notification {
+    /// The method name.
+    pub method: String,
+    /// The params object (`None` when absent).
+    pub params: Option<Map<String, Value>>,
+}
+
+/// A response to a request this side sent.
+#[derive(Debug, Clone)]
+pub struct Response {
+    /// The id of the request it answers.
+    pub id: RequestId,
+    /// The result, or the error object.
+    pub outcome: Result<Value, ProtocolError>,
+}
+
+/// One incoming message, classified.
+#[derive(Debug, Clone)]
+pub enum Incoming {
+    /// A request to answer.
+    Request(Request),
+    /// A notification.
+    Notification(Notification),
+    /// An answer to one of our requests.
+    Response(Response),
+}
+
+/// Why a line is not a message; each carries the error response to send back.
+#[derive(Debug, Clone)]
+pub struct Rejected {
+    /// The id of the offending message when one could be read, else `null`.
+    pub id: Value,
+    /// The error.
+    pub error: ProtocolError,
+}
+
+impl Rejected {
+    /// The error response for this rejection.
+    pub fn to_response(&self) -> Value {
+        error_response(&self.id, &self.error)
+    }
+}
+
+impl Incoming {
+    /// Parses one line. Invalid JSON is -32700, a batch or a malformed envelope -32600.
+    pub fn parse(line: &[u8]) -> Result<Incoming, Box<Rejected>> {
+        let value: Value = serde_json::from_slice(line).map_err(|e| {
+            Box::new(Rejected {
+                id: Value::Null,
+                error: ProtocolError::parse_error(format!("Parse error: {e}")),
+            })
+        })?;
+        Self::from_value(value)
+    }
+
+    /// Classifies a parsed JSON value.
+    pub fn from_value(value: Value) -> Result<Incoming, Box<Rejected>> {
+        let reject = |id: Value, message: &str| {
+            Box::new(Rejected {
+                id,
+                error: ProtocolError::invalid_request(message),
+            })
+        };
+        let mut obj = match value {
+            Value::Object(obj) => obj,
+            Value::Array(_) => {
+                return Err(reject(
+                    Value::Null,
+                    "Invalid Request: JSON-RPC batches are not supported (removed in 2025-06-18)",
+                ));
+            }
+            _ => {
+                return Err(reject(
+                    Value::Null,
+                    "Invalid Request: a message must be a JSON object",
+                ));
+            }
+        };
+        let raw_id = obj.remove("id");
+        let id = match &raw_id {
+            None => None,
+            Some(v) => match RequestId::from_json(v) {
+                Some(id) => Some(id),
+                None => {
+                    return Err(reject(
+                        Value::Null,
+                        "Invalid Request: `id` must be a string or a number",
+                    ));
+                }
+            },
+        };
+        let id_json = raw_id.unwrap_or(Value::Null);
+        if obj.get("jsonrpc").and_then(Value::as_str) != Some("2.0") {
+            return Err(reject(
+                id_json,
+                "Invalid Request: `jsonrpc` must be \"2.0\"",
+            ));
+        }
+        let params = match obj.remove("params") {
+            // `null` is read as absent: lenient toward clients that serialize a missing field.
+            None | Some(Value::Null) => None,
+            Some(Value::Object(p)) => Some(p),
+            Some(_) => {
+                return Err(reject(
+                    id_json,
+                    "Invalid Request: `params` must be an object",
+                ));
+            }
+        };
+        match (obj.remove("method"), id) {
+            (Some(Value::String(method)), Some(id)) => {
+                Ok(Incoming::Request(Request { id, method, params }))
+            }
+            (Some(Value::String(method)), None) => {
+                Ok(Incoming::Notification(Notification { method, params }))
+            }
+            (Some(_), _) => Err(reject(
+                id_json,
+                "Invalid Request: `method` must be a string",
+            )),
+            (None, Some(id)) => {
+                let outcome = match (obj.remove("result"), obj.remove("error")) {
+                    (Some(result), None) => Ok(result),
+                    (None, Some(error)) => Err(error_from_json(&error)),
+                    _ => {
+                        return Err(reject(
+                            id_json,
+                            "Invalid Request: a response needs exactly one of `result` and `error`",
+                        ));
+                    }
+                };
+                Ok(Incoming::Response(Response { id, outcome }))
+            }
+            (None, None) => Err(reject(
+                Value::Null,
+                "Invalid Request: a message needs a `method` or an `id`",
+            )),
+        }
+    }
+}
+
+/// Reads a JSON-RPC error object.
+pub fn error_from_json(error: &Value) -> ProtocolError {
+    ProtocolError {
+        code: error
+            .get("code")
+            .and_then(Value::as_i64)
+            .unwrap_or(crate::error::codes::INTERNAL_ERROR),
+        message: error
+            .get("message")
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+            .to_owned(),
+        data: error.get("data").cloned(),
+    }
+}
+
+/// A success response.
+pub fn result_response(id: &RequestId, result: Value) -> Value {
+    json!({"jsonrpc": "2.0", "id": id.to_json(), "result": result})
+}
+
+/// An error response.
+pub fn error_response(id: &Value, error: &ProtocolError) -> Value {
+    let mut e = Map::new();
+    e.insert("code".into(), error.code.into());
+    e.insert("message".into(), error.message.clone().into());
+    if let Some(data) = &error.data {
+        e.insert("data".into(), data.clone());
+    }
+    json!({"jsonrpc": "2.0", "id": id, "error": Value::Object(e)})
+}
+
+/// A request this side sends.
+pub fn request_message(id: &RequestId, method: &str, params: Value) -> Value {
+    json!({"jsonrpc": "2.0", "id": id.to_json(), "method": method, "params": params})
+}
+
+/// A notification this side sends.
+pub fn notification_message(method: &str, params: Value) -> Value {
+    json!({"jsonrpc": "2.0", "method": method, "params": params})
+}
+
+/// The `_meta` object of a params object, if any.
+pub fn params_meta(params: Option<&Map<String, Value>>) -> Option<&Map<String, Value>> {
+    params?.get("_meta")?.as_object()
+}
+
+/// The severity of a log message, lowest first (the syslog levels MCP uses).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum LogLevel {
+    /// `debug`
+    Debug,
+    /// `info`
+    Info,
+    /// `notice`
+    Notice,
+    /// `warning`
+    Warning,
+    /// `error`
+    Error,
+    /// `critical`
+    Critical,
+    /// `alert`
+    Alert,
+    /// `emergency`
+    Emergency,
+}
+
+impl LogLevel {
+    /// Every level, lowest first.
+    pub const ALL: [LogLevel; 8] = [
+        LogLevel::Debug,
+        LogLevel::Info,
+        LogLevel::Notice,
+        LogLevel::Warning,
+        LogLevel::Error,
+        LogLevel::Critical,
+        LogLevel::Alert,
+        LogLevel::Emergency,
+    ];
+
+    /// The wire name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            LogLevel::Debug => "debug",
+            LogLevel::Info => "info",
+            LogLevel::Notice => "notice",
+            LogLevel::Warning => "warning",
+            LogLevel::Error => "error",
+            LogLevel::Critical => "critical",
+            LogLevel::Alert => "alert",
+            LogLevel::Emergency => "emergency",
+        }
+    }
+
+    /// Parses a wire name.
+    pub fn parse(s: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|l| l.as_str() == s)
+    }
+}
+
+impl std::fmt::Display for LogLevel {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// A peer's `Implementation`: `serverInfo` or `clientInfo`.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Implementation {
+    /// `name`
+    pub name: String,
+    /// `version`
+    pub version: String,
+    /// `title`
+    pub title: Option<String>,
+}
+
+impl Implementation {
+    /// Reads an `Implementation` object; `None` without a string `name`.
+    pub fn from_json(v: &Value) -> Option<Self> {
+        Some(Implementation {
+            name: v.get("name")?.as_str()?.to_owned(),
+            version: v
+                .get("version")
+                .and_then(Value::as_str)
+                .unwrap_or_default()
+                .to_owned(),
+            title: v.get("title").and_then(Value::as_str).map(str::to_owned),
+        })
+    }
+
+    /// The object as published.
+    pub fn to_json(&self) -> Value {
+        let mut m = Map::new();
+        m.insert("name".into(), self.name.clone().into());
+        m.insert("version".into(), self.version.clone().into());
+        if let Some(t) = &self.title {
+            m.insert("title".into(), t.clone().into());
+        }
+        Value::Object(m)
+    }
+}
+
+/// What a client declared it can do (`capabilities` of `initialize`, or the
+/// `io.modelcontextprotocol/clientCapabilities` entry of a stateless request).
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct ClientCapabilities(pub Value);
+
+impl ClientCapabilities {
+    /// True when the client declared `elicitation` (form mode: `{}` or `{"form": {}}`).
+    pub fn elicitation(&self) -> bool {
+        match self.0.get("elicitation") {
+            Some(Value::Object(e)) => e.is_empty() || e.contains_key("form"),
+            _ => false,
+        }
+    }
+
+    /// True when the client declared `sampling`.
+    pub fn sampling(&self) -> bool {
+        self.0.get("sampling").is_some_and(Value::is_object)
+    }
+
+    /// True when the client declared `roots`.
+    pub fn roots(&self) -> bool {
+        self.0.get("roots").is_some_and(Value::is_object)
+    }
+
+    /// The capabilities object as sent.
+    pub fn as_json(&self) -> &Value {
+        &self.0
+    }
+}

@@ -1,0 +1,141 @@
+//! The stateless era (2026-07-28): no handshake. Every request carries the protocol version and
+//! the client's capabilities in `params._meta`; every result says `resultType`, and cacheable
+//! (list and discover) results carry `ttlMs` and `cacheScope`.
+
+use serde_json::{Map, Value, json};
+
+use super::{ClientCapabilities, Implementation, LogLevel, STATELESS_VERSIONS, supported_versions};
+use crate::error::{ProtocolError, codes};
+
+/// `_meta` key: the protocol version of this request.
+pub const PROTOCOL_VERSION_KEY: &str = "io.modelcontextprotocol/protocolVersion";
+/// `_meta` key: the client's capabilities for this request.
+pub const CLIENT_CAPABILITIES_KEY: &str = "io.modelcontextprotocol/clientCapabilities";
+/// `_meta` key: the client's `Implementation`.
+pub const CLIENT_INFO_KEY: &str = "io.modelcontextprotocol/clientInfo";
+/// `_meta` key: the lowest log level the client wants for this request (absent: no log messages).
+pub const LOG_LEVEL_KEY: &str = "io.modelcontextprotocol/logLevel";
+/// Result `_meta` key: the server's `Implementation`.
+pub const SERVER_INFO_KEY: &str = "io.modelcontextprotocol/serverInfo";
+
+/// The methods a stateless request may name; the handshake-only ones answer -32601.
+pub const REMOVED_METHODS: &[&str] = &["ping", "logging/setLevel"];
+
+/// The per-request envelope of a stateless request.
+#[derive(Debug, Clone)]
+pub struct Envelope {
+    /// The protocol version (one of [`STATELESS_VERSIONS`]).
+    pub version: &'static str,
+    /// The client's capabilities.
+    pub capabilities: ClientCapabilities,
+    /// The client's `Implementation`, when sent.
+    pub client_info: Option<Implementation>,
+    /// The log level the client opted into for this request.
+    pub log_level: Option<LogLevel>,
+}
+
+/// True when `_meta` carries the stateless protocol-version key, whatever its value.
+pub fn has_envelope(meta: Option<&Map<String, Value>>) -> bool {
+    meta.is_some_and(|m| m.contains_key(PROTOCOL_VERSION_KEY))
+}
+
+impl Envelope {
+    /// Reads the envelope. A missing version or capabilities is -32602; a version we do not
+    /// serve statelessly is -32022 with `{supported, requested}`.
+    pub fn parse(meta: Option<&Map<String, Value>>) -> Result<Envelope, ProtocolError> {
+        let meta = meta.ok_or_else(|| {
+            ProtocolError::invalid_params(format!(
+                "Invalid params: the request has no `_meta`; send `initialize` first, or put \
+                 `{PROTOCOL_VERSION_KEY}` and `{CLIENT_CAPABILITIES_KEY}` in `params._meta`"
+            ))
+        })?;
+        let requested = meta
+            .get(PROTOCOL_VERSION_KEY)
+            .and_then(Value::as_str)
+            .ok_or_else(|| {
+                ProtocolError::invalid_params(format!(
+                    "Invalid params: `_meta` needs a string `{PROTOCOL_VERSION_KEY}`"
+                ))
+            })?;
+        let version = STATELESS_VERSIONS
+            .iter()
+            .find(|v| **v == requested)
+            .copied()
+            .ok_or_else(|| unsupported_version(requested))?;
+        let capabilities = match meta.get(CLIENT_CAPABILITIES_KEY) {
+            Some(c @ Value::Object(_)) => ClientCapabilities(c.clone()),
+            _ => {
+                return Err(ProtocolError::invalid_params(format!(
+                    "Invalid params: `_meta` needs an object `{CLIENT_CAPABILITIES_KEY}`"
+                )));
+            }
+        };
+        let log_level = match meta.get(LOG_LEVEL_KEY) {
+            None | Some(Value::Null) => None,
+            Some(v) => Some(v.as_str().and_then(LogLevel::parse).ok_or_else(|| {
+                ProtocolError::invalid_params(format!(
+                    "Invalid params: `{LOG_LEVEL_KEY}` must be a log level such as \"info\""
+                ))
+            })?),
+        };
+        Ok(Envelope {
+            version,
+            capabilities,
+            client_info: meta
+                .get(CLIENT_INFO_KEY)
+                .and_then(Implementation::from_json),
+            log_level,
+        })
+    }
+}
+
+/// -32022: the requested version is not one we serve statelessly.
+pub fn unsupported_version(requested: &str) -> ProtocolError {
+    ProtocolError::new(
+        codes::UNSUPPORTED_VERSION,
+        format!("Unsupported protocol version: {requested}"),
+    )
+    .with_data(json!({"supported": supported_versions(), "requested": requested}))
+}
+
+/// How a cacheable result may be cached.
+#[derive(Debug, Clone, Copy)]
+pub struct CacheHint {
+    /// `ttlMs`
+    pub ttl_ms: u64,
+    /// `cacheScope`: true for `"public"`.
+    pub public: bool,
+}
+
+/// Stamps a result for the stateless era: `resultType`, the server's identity in `_meta`, and the
+/// cache hint for cacheable results.
+pub fn stamp_result(result: &mut Value, server_info: &Implementation, cache: Option<CacheHint>) {
+    let Some(obj) = result.as_object_mut() else {
+        return;
+    };
+    obj.entry("resultType").or_insert_with(|| "complete".into());
+    if let Some(cache) = cache {
+        obj.insert("ttlMs".into(), cache.ttl_ms.into());
+        obj.insert(
+            "cacheScope".into(),
+            if cache.public { "public" } else { "private" }.into(),
+        );
+    }
+    let meta = obj
+        .entry("_meta")
+        .or_insert_with(|| Value::Object(Map::new()));
+    if let Some(meta) = meta.as_object_mut() {
+        meta.insert(SERVER_INFO_KEY.into(), server_info.to_json());
+    }
+}
+
+/// The `server/discover` result (before [`stamp_result`]).
+pub fn discover_result(capabilities: &Value, instructions: Option<&str>) -> Value {
+    let mut m = Map::new();
+    m.insert("supportedVersions".into(), json!(supported_versions()));
+    m.insert("capabilities".into(), capabilities.clone());
+    if let Some(i) = instructions {
+        m.insert("instructions".into(), i.into());
+    }
+    Value::Object(m)
+}

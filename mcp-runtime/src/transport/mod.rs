@@ -1,0 +1,9 @@
+//! Transports: each moves lines between a peer and a [`crate::Server`] and nothing more.
+//!
+//! - [`stdio`]: newline-delimited JSON-RPC over any reader/writer pair, stdin/stdout included.
+//! - [`memory`]: an in-process connection for tests, over the same framing.
+
+pub mod memory;
+pub mod stdio;
+
+pub use stdio::LineReader;

@@ -1,0 +1,251 @@
+//! Newline-delimited JSON-RPC over a byte stream: stdin/stdout for a server launched by its
+//! client, or any `AsyncRead`/`AsyncWrite` pair.
+//!
+//! One line is one message. Requests run concurrently, each in its own task, and responses are
+//! written as they complete. A line that is not a message (invalid JSON or UTF-8, too deep, too
+//! long, a batch, a malformed envelope) gets an error response with id `null` and a log line on
+//! stderr; the server keeps reading. At end of input the server stops reading, lets the requests
+//! in flight finish, writes their responses and returns.
+
+use std::io;
+
+use serde_json::Value;
+use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncWrite, AsyncWriteExt, BufReader};
+use tokio::sync::oneshot;
+use tokio::task::JoinSet;
+
+use crate::connection::Connection;
+use crate::error::ProtocolError;
+use crate::protocol::{Incoming, error_response};
+use crate::server::Server;
+
+/// One line read by a [`LineReader`].
+#[derive(Debug, PartialEq, Eq)]
+pub enum Line {
+    /// The bytes of a line, without its line ending.
+    Complete(Vec<u8>),
+    /// A line longer than the limit, skipped; its length in bytes.
+    TooLong(usize),
+}
+
+/// Reads newline-delimited lines without ever buffering more than the limit of one line.
+pub struct LineReader<R> {
+    inner: BufReader<R>,
+    max: usize,
+}
+
+impl<R: AsyncRead + Unpin> LineReader<R> {
+    /// A reader of lines of at most `max` bytes.
+    pub fn new(reader: R, max: usize) -> Self {
+        LineReader {
+            inner: BufReader::with_capacity(64 * 1024, reader),
+            max,
+        }
+    }
+
+    /// The next line; `None` at end of input. A last line without a newline still counts.
+    pub async fn next_line(&mut self) -> io::Result<Option<Line>> {
+        let mut buf = Vec::new();
+        let mut len = 0usize;
+        let mut seen_any = false;
+        loop {
+            let available = self.inner.fill_buf().await?;
+            if available.is_empty() {
+                return Ok(seen_any.then(|| finish(buf, len, self.max)));
+            }
+            seen_any = true;
+            let (chunk, consumed, end) = match memchr(available) {
+                Some(i) => (&available[..i], i + 1, true),
+                None => (available, available.len(), false),
+            };
+            len += chunk.len();
+            if len <= self.max {
+                buf.extend_from_slice(chunk);
+            } else {
+                buf = Vec::new();
+            }
+            self.inner.consume(consumed);
+            if end {
+                return Ok(Some(finish(buf, len, self.max)));
+            }
+        }
+    }
+}
+
+fn finish(mut buf: Vec<u8>, len: usize, max: usize) -> Line {
+    if len > max {
+        return Line::TooLong(len);
+    }
+    if buf.last() == Some(&b'\r') {
+        buf.pop();
+    }
+    Line::Complete(buf)
+}
+
+fn memchr(bytes: &[u8]) -> Option<usize> {
+    bytes.iter().position(|&b| b == b'\n')
+}
+
+/// Writes one message as one line and flushes it.
+pub async fn write_message<W: AsyncWrite + Unpin>(
+    writer: &mut W,
+    message: &Value,
+) -> io::Result<()> {
+    // serde_json escapes control characters inside strings, so the line has no raw newline.
+    let mut line = serde_json::to_vec(message).map_err(io::Error::other)?;
+    line.push(b'\n');
+    writer.write_all(&line).await?;
+    writer.flush().await
+}
+
+/// The error response a line that is not a message gets, or `None` for a blank line.
+fn reject_line(line: &Line, max: usize) -> Option<Value> {
+    let error = match line {
+        Line::TooLong(n) => ProtocolError::invalid_request(format!(
+            "Invalid Request: the message is {n} bytes, over the limit of {max}"
+        )),
+        Line::Complete(bytes) if std::str::from_utf8(bytes).is_err() => {
+            ProtocolError::parse_error("Parse error: the message is not valid UTF-8")
+        }
+        Line::Complete(_) => return None,
+    };
+    Some(error_response(&Value::Null, &error))
+}
+
+impl Server {
+    /// Serves MCP over this process's stdin and stdout until stdin ends; requests still running
+    /// then finish and their responses are written before this returns. Nothing else may write
+    /// to stdout: log through `tracing` to stderr.
+    pub async fn serve_stdio(&self) -> io::Result<()> {
+        self.serve_io(tokio::io::stdin(), tokio::io::stdout()).await
+    }
+
+    /// Serves one connection over a reader and a writer of newline-delimited JSON-RPC.
+    pub async fn serve_io<R, W>(&self, reader: R, writer: W) -> io::Result<()>
+    where
+        R: AsyncRead + Unpin + Send,
+        W: AsyncWrite + Unpin + Send,
+    {
+        let (conn, mut outgoing) = Connection::new();
+        let (drained_tx, mut drained_rx) = oneshot::channel::<()>();
+        let max = self.options().max_message_bytes;
+
+        let read = async {
+            let mut lines = LineReader::new(reader, max);
+            let mut tasks = JoinSet::new();
+            let result = loop {
+                let line = match lines.next_line().await {
+                    Ok(Some(line)) => line,
+                    Ok(None) => break Ok(()),
+                    Err(e) => {
+                        tracing::error!(error = %e, "reading the connection failed");
+                        break Err(e);
+                    }
+                };
+                if let Some(response) = reject_line(&line, max) {
+                    tracing::warn!(error = %response["error"]["message"], "rejected an incoming line");
+                    conn.send(response);
+                    continue;
+                }
+                let Line::Complete(bytes) = line else {
+                    unreachable!("too-long lines are rejected above")
+                };
+                if bytes.iter().all(u8::is_ascii_whitespace) {
+                    continue;
+                }
+                match Incoming::parse(&bytes) {
+                    Ok(message) => {
+                        let response = self.handle(message, &conn);
+                        let conn = conn.clone();
+                        tasks.spawn(async move {
+                            if let Some(r) = response.await {
+                                conn.send(r);
+                            }
+                        });
+                    }
+                    Err(rejected) => {
+                        tracing::warn!(error = %rejected.error, "rejected an incoming message");
+                        conn.send(rejected.to_response());
+                    }
+                }
+                while tasks.try_join_next().is_some() {}
+            };
+            // The peer can no longer answer our requests; let the calls in flight finish.
+            conn.close();
+            while let Some(joined) = tasks.join_next().await {
+                if let Err(e) = joined
+                    && e.is_panic()
+                {
+                    tracing::error!("a request task panicked");
+                }
+            }
+            let _ = drained_tx.send(());
+            result
+        };
+
+        let write = async {
+            let mut writer = writer;
+            let mut failed = None;
+            let mut write = async |m: Value, failed: &mut Option<io::Error>| {
+                if failed.is_none()
+                    && let Err(e) = write_message(&mut writer, &m).await
+                {
+                    tracing::error!(error = %e, "writing to the connection failed");
+                    *failed = Some(e);
+                }
+            };
+            loop {
+                tokio::select! {
+                    biased;
+                    m = outgoing.recv() => match m {
+                        Some(m) => write(m, &mut failed).await,
+                        None => break,
+                    },
+                    _ = &mut drained_rx => {
+                        while let Ok(m) = outgoing.try_recv() {
+                            write(m, &mut failed).await;
+                        }
+                        break;
+                    }
+                }
+            }
+            let _ = writer.shutdown().await;
+            failed
+        };
+
+        let (read_result, write_error) = tokio::join!(read, write);
+        read_result?;
+        match write_error {
+            Some(e) if e.kind() != io::ErrorKind::BrokenPipe => Err(e),
+            _ => Ok(()),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    async fn lines(input: &[u8], max: usize) -> Vec<Line> {
+        let mut r = LineReader::new(input, max);
+        let mut out = Vec::new();
+        while let Some(l) = r.next_line().await.unwrap() {
+            out.push(l);
+        }
+        out
+    }
+
+    #[tokio::test]
+    async fn splits_lines_and_skips_long_ones() {
+        let got = lines(b"ab\r\n0123456789\ncd", 5).await;
+        assert_eq!(
+            got,
+            vec![
+                Line::Complete(b"ab".to_vec()),
+                Line::TooLong(10),
+                Line::Complete(b"cd".to_vec()),
+            ]
+        );
+        assert!(lines(b"", 5).await.is_empty());
+    }
+}
