@@ -1,1 +1,6 @@
-//! Integration tests live in tests/.
+//! Shared pieces of the integration tests: a kit of `#[tool]` test tools, the servers built from
+//! them, and peers that talk to a server in memory or over a child process's stdio.
+
+pub mod kit;
+pub mod peer;
+pub mod tasks;

@@ -1,0 +1,270 @@
+//! `tools/list` and `tools/call` in both eras, in memory and over stdio.
+
+use integration_tests::kit::{KitOptions, NAMES, structured};
+use integration_tests::peer::{Conn, Era, RawPeer, SETUPS, client_builder};
+use mcp_runtime::error::codes;
+use serde_json::{Value, json};
+
+const KIT: &str = env!("CARGO_BIN_EXE_kit_server");
+
+fn names(tools: &[Value]) -> Vec<String> {
+    tools
+        .iter()
+        .map(|t| t["name"].as_str().unwrap().to_owned())
+        .collect()
+}
+
+#[tokio::test]
+async fn the_listing_is_the_tables_order_in_one_page_by_default() {
+    for (via, era) in SETUPS {
+        let conn = Conn::kit(KIT, via, &KitOptions::default(), client_builder(era)).await;
+        let page = conn.client.list_tools_page(None).await.unwrap();
+        assert!(page.get("nextCursor").is_none(), "{page}");
+        let tools = page["tools"].as_array().unwrap();
+        assert_eq!(names(tools), NAMES, "{via:?} {era:?}");
+        let add = &tools[1];
+        assert_eq!(add["description"], "Add two integers.");
+        assert_eq!(add["inputSchema"]["required"], json!(["a", "b"]));
+        assert_eq!(
+            add["outputSchema"]["properties"]["result"]["type"],
+            "integer"
+        );
+        conn.finish().await;
+    }
+}
+
+#[tokio::test]
+async fn pages_follow_the_cursor_and_cover_every_tool_once() {
+    for (via, era) in SETUPS {
+        let options = KitOptions {
+            page_size: Some(3),
+            ..Default::default()
+        };
+        let conn = Conn::kit(KIT, via, &options, client_builder(era)).await;
+        let mut sizes = Vec::new();
+        let mut all = Vec::new();
+        let mut cursor: Option<String> = None;
+        loop {
+            let page = conn
+                .client
+                .list_tools_page(cursor.as_deref())
+                .await
+                .unwrap();
+            let tools = page["tools"].as_array().unwrap();
+            sizes.push(tools.len());
+            all.extend(names(tools));
+            match page["nextCursor"].as_str() {
+                Some(c) => cursor = Some(c.to_owned()),
+                None => break,
+            }
+        }
+        assert_eq!(sizes, [3, 3, 3, 1], "{via:?} {era:?}");
+        assert_eq!(all, NAMES);
+        // The client's list_tools follows the pages itself.
+        assert_eq!(names(&conn.client.list_tools().await.unwrap()), NAMES);
+        conn.finish().await;
+    }
+}
+
+#[tokio::test]
+async fn an_invalid_cursor_is_invalid_params() {
+    for (via, era) in SETUPS {
+        let options = KitOptions {
+            page_size: Some(3),
+            ..Default::default()
+        };
+        let conn = Conn::kit(KIT, via, &options, client_builder(era)).await;
+        for cursor in [
+            json!("garbage"),
+            json!("tools-0"),
+            json!("tools-ff"),
+            json!(7),
+        ] {
+            let err = conn
+                .client
+                .request("tools/list", json!({"cursor": cursor}))
+                .await
+                .unwrap_err();
+            assert_eq!(
+                err.protocol().unwrap().code,
+                codes::INVALID_PARAMS,
+                "{cursor}"
+            );
+        }
+        conn.finish().await;
+    }
+}
+
+#[tokio::test]
+async fn a_call_returns_the_tools_result() {
+    for (via, era) in SETUPS {
+        let conn = Conn::kit(KIT, via, &KitOptions::default(), client_builder(era)).await;
+        let r = conn
+            .client
+            .call_tool("add", json!({"a": 2, "b": 40}))
+            .await
+            .unwrap();
+        assert!(!r.is_error);
+        assert_eq!(structured(&r), json!({"result": 42}));
+        assert_eq!(r.first_text(), Some("42"));
+        let r = conn
+            .client
+            .call_tool("echo", json!({"text": "line\nbreak"}))
+            .await
+            .unwrap();
+        assert_eq!(r.first_text(), Some("line\nbreak"));
+        conn.finish().await;
+    }
+}
+
+#[tokio::test]
+async fn a_tool_error_is_a_result_the_model_reads() {
+    for (via, era) in SETUPS {
+        let conn = Conn::kit(KIT, via, &KitOptions::default(), client_builder(era)).await;
+        let r = conn
+            .client
+            .call_tool("fail", json!({"message": "No task with ID T-9."}))
+            .await
+            .unwrap();
+        assert!(r.is_error);
+        assert_eq!(
+            r.first_text(),
+            Some("Error executing tool fail: No task with ID T-9.")
+        );
+        assert!(r.structured_content.is_none());
+        conn.finish().await;
+    }
+}
+
+#[tokio::test]
+async fn arguments_that_break_the_schema_are_an_error_result() {
+    for (via, era) in SETUPS {
+        let conn = Conn::kit(KIT, via, &KitOptions::default(), client_builder(era)).await;
+        let r = conn
+            .client
+            .call_tool("add", json!({"a": "two", "b": 1}))
+            .await
+            .unwrap();
+        assert!(r.is_error, "{r:?}");
+        assert!(r.first_text().unwrap().contains("add"), "{r:?}");
+        conn.finish().await;
+    }
+}
+
+#[tokio::test]
+async fn a_panicking_tool_is_hidden_and_the_server_keeps_serving() {
+    for (via, era) in SETUPS {
+        let conn = Conn::kit(KIT, via, &KitOptions::default(), client_builder(era)).await;
+        for _ in 0..2 {
+            let r = conn.client.call_tool("explode", json!({})).await.unwrap();
+            assert!(r.is_error);
+            assert_eq!(r.first_text(), Some("Error executing tool explode"));
+            let raw = format!("{r:?}");
+            assert!(!raw.contains("secret"), "{raw}");
+            assert!(r.meta.as_ref().unwrap()["errorId"].is_string());
+        }
+        let r = conn
+            .client
+            .call_tool("add", json!({"a": 1, "b": 1}))
+            .await
+            .unwrap();
+        assert_eq!(structured(&r), json!({"result": 2}));
+        let status = conn.finish().await;
+        assert!(status.is_none_or(|s| s.success()), "{status:?}");
+    }
+}
+
+#[tokio::test]
+async fn a_call_without_a_string_name_or_with_non_object_arguments_is_invalid_params() {
+    for (via, era) in SETUPS {
+        let conn = Conn::kit(KIT, via, &KitOptions::default(), client_builder(era)).await;
+        for params in [
+            json!({"arguments": {}}),
+            json!({"name": 7, "arguments": {}}),
+            json!({"name": "add", "arguments": [1, 2]}),
+            json!({"name": "add", "arguments": "a=1"}),
+        ] {
+            let err = conn
+                .client
+                .request("tools/call", params.clone())
+                .await
+                .unwrap_err();
+            assert_eq!(
+                err.protocol().unwrap().code,
+                codes::INVALID_PARAMS,
+                "{params}"
+            );
+        }
+        conn.finish().await;
+    }
+}
+
+#[tokio::test]
+async fn an_unknown_tool_is_an_error_result_listing_the_valid_names() {
+    for (via, era) in SETUPS {
+        let conn = Conn::kit(KIT, via, &KitOptions::default(), client_builder(era)).await;
+        let r = conn
+            .client
+            .call_tool("delete_task", json!({}))
+            .await
+            .unwrap();
+        assert!(r.is_error);
+        let text = r.first_text().unwrap();
+        assert!(text.starts_with("Unknown tool: delete_task"), "{text}");
+        for name in NAMES {
+            assert!(text.contains(name), "{text}");
+        }
+        conn.finish().await;
+    }
+}
+
+#[tokio::test]
+async fn the_unknown_tool_policy_can_make_it_a_protocol_error() {
+    for (via, era) in SETUPS {
+        let options = KitOptions {
+            unknown_tool_error: true,
+            ..Default::default()
+        };
+        let conn = Conn::kit(KIT, via, &options, client_builder(era)).await;
+        let err = conn
+            .client
+            .call_tool("delete_task", json!({}))
+            .await
+            .unwrap_err();
+        let e = err.protocol().unwrap();
+        assert_eq!(e.code, codes::INVALID_PARAMS);
+        assert!(e.message.contains("Unknown tool: delete_task"), "{e}");
+        conn.finish().await;
+    }
+}
+
+#[tokio::test]
+async fn tools_calls_before_the_handshake_are_refused_and_after_it_served() {
+    for via in [
+        integration_tests::peer::Via::InProcess,
+        integration_tests::peer::Via::Stdio,
+    ] {
+        let mut peer = RawPeer::kit(KIT, via, &KitOptions::default(), Era::Handshake);
+        let r = peer
+            .call(
+                "tools/call",
+                json!({"name": "add", "arguments": {"a": 1, "b": 2}}),
+            )
+            .await;
+        assert_eq!(r["error"]["code"], codes::INVALID_PARAMS, "{r}");
+        peer.open().await;
+        let r = peer
+            .call(
+                "tools/call",
+                json!({"name": "add", "arguments": {"a": 1, "b": 2}}),
+            )
+            .await;
+        assert_eq!(
+            r["result"]["structuredContent"],
+            json!({"result": 3}),
+            "{r}"
+        );
+        let (_, code) = peer.finish().await;
+        assert_eq!(code, 0);
+    }
+}
