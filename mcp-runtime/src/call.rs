@@ -9,7 +9,7 @@ use std::sync::{Arc, Once};
 use futures::FutureExt;
 use serde_json::{Map, Value};
 
-use crate::content::CallToolResult;
+use crate::content::{CallToolResult, Content};
 use crate::context::Context;
 use crate::error::{ProtocolError, ToolError, ToolErrorKind};
 use crate::private::CallParts;
@@ -21,7 +21,8 @@ use crate::validate::{Violation, format_violations};
 /// What an unknown tool name gets.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum UnknownToolPolicy {
-    /// An `isError: true` result `Unknown tool: <name>` listing the valid names (the Python SDK's way).
+    /// An `isError: true` result: a first text block `Unknown tool: <name>` (the Python SDK's text)
+    /// and a second one listing the valid names.
     #[default]
     ToolResult,
     /// A -32602 protocol error, as the specification describes.
@@ -54,13 +55,19 @@ impl ToolTable {
     ) -> Result<CallToolResult, ProtocolError> {
         let Some(tool) = self.get(name) else {
             tracing::info!(tool = name, "unknown tool");
-            let text = format!(
-                "Unknown tool: {name}. Valid tools: {}",
-                self.names().join(", ")
-            );
+            // The first block is exactly the Python SDK's text; the second lists the valid names
+            // so that a model that guessed a name can pick a real one.
+            let unknown_text = format!("Unknown tool: {name}");
+            let valid_text = format!("Valid tools: {}", self.names().join(", "));
             return match unknown {
-                UnknownToolPolicy::ToolResult => Ok(CallToolResult::error_text(text)),
-                UnknownToolPolicy::ProtocolError => Err(ProtocolError::invalid_params(text)),
+                UnknownToolPolicy::ToolResult => Ok(CallToolResult {
+                    content: vec![Content::text(unknown_text), Content::text(valid_text)],
+                    is_error: true,
+                    ..Default::default()
+                }),
+                UnknownToolPolicy::ProtocolError => Err(ProtocolError::invalid_params(format!(
+                    "{unknown_text}. {valid_text}"
+                ))),
             };
         };
         let mut args = match arguments {
