@@ -76,12 +76,27 @@ pub const ARG_KEYS: &[&str] = &[
 #[derive(Clone, Debug)]
 pub struct Sp<T> {
     pub value: T,
+    /// The first token's span; stable proc macros cannot join spans.
     pub span: Span,
+    /// The last token's span (`-0.5` is two tokens), for errors that underline the whole value.
+    pub end: Span,
 }
 
 impl<T> Sp<T> {
     pub fn new(value: T, span: Span) -> Self {
-        Sp { value, span }
+        Sp {
+            value,
+            span,
+            end: span,
+        }
+    }
+
+    /// A value written as `tokens`, spanning all of them.
+    pub fn spanned(value: T, tokens: &impl ToTokens) -> Self {
+        let tokens: Vec<_> = tokens.to_token_stream().into_iter().collect();
+        let span = tokens.first().map_or_else(Span::call_site, |t| t.span());
+        let end = tokens.last().map_or(span, |t| t.span());
+        Sp { value, span, end }
     }
 }
 
@@ -275,7 +290,7 @@ impl ToolAttrs {
 /// The keys of one parameter's `#[arg(...)]` attributes as written.
 pub struct ArgAttrs {
     /// The first `#[arg]` attribute, for errors about the attribute as a whole.
-    pub first: Option<Span>,
+    pub first: Option<syn::Attribute>,
     pub description: Attr<String>,
     pub rename: Attr<String>,
     pub default: Attr<Expr>,
@@ -313,7 +328,7 @@ impl ArgAttrs {
 
     /// Reads one `#[arg(...)]` attribute into the slots; several attributes accumulate.
     pub fn add(&mut self, cx: &Ctxt, attr: &syn::Attribute) {
-        self.first.get_or_insert(attr.span());
+        self.first.get_or_insert_with(|| attr.clone());
         let metas = match &attr.meta {
             Meta::List(list) => {
                 match list.parse_args_with(Punctuated::<Meta, Token![,]>::parse_terminated) {
@@ -543,16 +558,36 @@ fn parse_count(cx: &Ctxt, meta: &Meta) -> Option<Sp<u64>> {
     let key = path_text(meta.path());
     let form = format!("{key} = 1");
     let value = value_of(cx, meta, &form)?;
+    let negative = || {
+        cx.error_spanned_by(
+            value,
+            format!("`{key}` cannot be negative: it counts from 0"),
+        );
+    };
     match value {
         Expr::Lit(ExprLit {
             lit: Lit::Int(i), ..
-        }) => match i.base10_parse::<u64>() {
-            Ok(n) => Some(Sp::new(n, i.span())),
+        }) => match i.base10_parse::<i128>() {
+            Ok(n) if n < 0 => {
+                negative();
+                None
+            }
+            Ok(n) => match u64::try_from(n) {
+                Ok(n) => Some(Sp::new(n, i.span())),
+                Err(_) => {
+                    cx.error_spanned_by(i, format!("`{key}` is out of range for `u64`"));
+                    None
+                }
+            },
             Err(_) => {
                 cx.error_spanned_by(i, format!("`{key}` is out of range for `u64`"));
                 None
             }
         },
+        Expr::Unary(u) if matches!(u.op, UnOp::Neg(_)) => {
+            negative();
+            None
+        }
         other => {
             cx.error_spanned_by(
                 other,
@@ -583,11 +618,17 @@ fn parse_num(cx: &Ctxt, meta: &Meta) -> Option<Sp<Num>> {
         }
     };
     let num = match lit {
-        Lit::Int(i) => match i.base10_parse::<u64>() {
-            Ok(n) if negative => i64::try_from(-(n as i128)).ok().map(Num::Int),
-            Ok(n) => Some(i64::try_from(n).map_or(Num::UInt(n), Num::Int)),
-            Err(_) => None,
-        },
+        // syn reads a trailing `-1` as one literal and an inner one as negation: accept both.
+        Lit::Int(i) => i
+            .base10_parse::<i128>()
+            .ok()
+            .map(|n| if negative { -n } else { n })
+            .and_then(|n| {
+                i64::try_from(n)
+                    .map(Num::Int)
+                    .or_else(|_| u64::try_from(n).map(Num::UInt))
+                    .ok()
+            }),
         Lit::Float(f) => f
             .base10_parse::<f64>()
             .ok()
@@ -599,7 +640,7 @@ fn parse_num(cx: &Ctxt, meta: &Meta) -> Option<Sp<Num>> {
         }
     };
     match num {
-        Some(n) => Some(Sp::new(n, value.span())),
+        Some(n) => Some(Sp::spanned(n, value)),
         None => {
             cx.error_spanned_by(
                 value,

@@ -59,14 +59,19 @@ fn check_signature(cx: &Ctxt, sig: &Signature) {
             "a tool cannot be generic: its schema is published for concrete types; use concrete types (borrowed state `&T` needs no lifetime parameter)",
         );
     } else if let Some(w) = &sig.generics.where_clause {
-        cx.error_spanned_by(w, "a tool cannot have a `where` clause: use concrete types");
+        cx.error_spanned_by(
+            w.where_token,
+            "a tool cannot have a `where` clause: use concrete types",
+        );
     }
 }
 
 /// MCP tool names are 1 to 128 characters among ASCII letters, digits, `_`, `-` and `.`; clients
 /// may refuse anything else, so a bad name is caught here rather than by the first client.
 fn check_name(cx: &Ctxt, tool: &ToolFn) {
-    let Sp { value: name, span } = tool.name();
+    let Sp {
+        value: name, span, ..
+    } = tool.name();
     let from_fn = tool.attrs.name.get().is_none();
     let fix = if from_fn {
         "; set another with `#[tool(name = \"...\")]`"
@@ -142,7 +147,7 @@ fn check_hints(cx: &Ctxt, tool: &ToolFn) {
 /// A published property name may be any string, but an empty one or one with whitespace or
 /// control characters is always a slip.
 fn check_rename(cx: &Ctxt, arg: &ToolArg) {
-    let Some(Sp { value, span }) = arg.attrs.rename.get() else {
+    let Some(Sp { value, span, .. }) = arg.attrs.rename.get() else {
         return;
     };
     if value.is_empty() {
@@ -216,8 +221,9 @@ fn check_num_bounds(cx: &Ctxt, arg: &ToolArg) {
         } else {
             "is greater than"
         };
-        cx.error_at(
+        cx.error_range(
             hi.span,
+            hi.end,
             format!(
                 "`{lo_key} = {}` {relation} `{hi_key} = {}`: no number satisfies both",
                 lo.value, hi.value
@@ -256,9 +262,10 @@ fn check_pattern(cx: &Ctxt, arg: &ToolArg) {
     };
     let pattern = lit.value();
     if let Err(e) = regress::Regex::with_flags(&pattern, "u") {
+        let reason = lowercase_first(&e.to_string());
         cx.error_spanned_by(
             lit,
-            format!("invalid `pattern`: {e}\nnote: patterns are ECMA-262 regular expressions, as in JSON Schema"),
+            format!("invalid `pattern`: {reason}\nnote: patterns are ECMA-262 regular expressions, as in JSON Schema"),
         );
         return;
     }
@@ -269,6 +276,15 @@ fn check_pattern(cx: &Ctxt, arg: &ToolArg) {
                 "`pattern` uses {feature}, which JSON Schema validators do not agree on; rewrite the pattern without it, or check the value in the function body"
             ),
         );
+    }
+}
+
+/// `Unbalanced bracket` reads as `unbalanced bracket` inside our sentence.
+fn lowercase_first(s: &str) -> String {
+    let mut chars = s.chars();
+    match chars.next() {
+        Some(c) => c.to_lowercase().chain(chars).collect(),
+        None => String::new(),
     }
 }
 
@@ -323,7 +339,7 @@ fn unportable_regex_feature(pattern: &str) -> Option<String> {
 fn check_unique_arg_names(cx: &Ctxt, tool: &ToolFn) {
     let mut seen: HashMap<String, Span> = HashMap::new();
     for arg in tool.args() {
-        let Sp { value, span } = arg.name();
+        let Sp { value, span, .. } = arg.name();
         if let Some(first) = seen.get(&value) {
             cx.error_with_note(
                 span,

@@ -26,6 +26,16 @@ impl Ctxt {
         self.push(syn::Error::new_spanned(obj.into_token_stream(), msg));
     }
 
+    /// An error underlining everything from `start` to `end`.
+    pub fn error_range<M: Display>(&self, start: Span, end: Span, msg: M) {
+        // `new_spanned` underlines from its first token to its last: two placeholder idents.
+        let (start, end) = (
+            proc_macro2::Ident::new("start", start),
+            proc_macro2::Ident::new("end", end),
+        );
+        self.push(syn::Error::new_spanned(quote::quote!(#start #end), msg));
+    }
+
     /// An error at one span.
     pub fn error_at<M: Display>(&self, span: Span, msg: M) {
         self.push(syn::Error::new(span, msg));

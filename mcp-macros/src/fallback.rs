@@ -15,6 +15,13 @@ pub fn expand(tool: &ToolFn, error: syn::Error) -> TokenStream {
     let ident = tool.ident();
     let error = error.to_compile_error();
     let original = &tool.original;
+    if tool.original.sig.receiver().is_some() {
+        // A method: the function sits in an `impl` or a trait, where a struct cannot be declared.
+        return quote! {
+            #error
+            #original
+        };
+    }
     // A name unique to this function, so broken tools never collide in `tools![…]`.
     let name = quote!(::core::concat!(
         ::core::module_path!(),

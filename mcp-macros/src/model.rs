@@ -194,9 +194,9 @@ impl Param {
                     );
                     ok = false;
                 }
-                if let Some(span) = attrs.first {
-                    cx.error_at(
-                        span,
+                if let Some(attr) = &attrs.first {
+                    cx.error_spanned_by(
+                        attr,
                         "`#[arg]` applies to tool arguments, but a `&T` parameter is injected (server state or the context) and is not published",
                     );
                     ok = false;

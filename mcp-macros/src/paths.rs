@@ -44,14 +44,15 @@ private_paths! {
     output_schema => OutputSchema;
     schema_generator => schemars::SchemaGenerator;
     state_req => StateReq;
-    state_req_of => state_req;
     call_parts => CallParts;
     call_tool_result => CallToolResult;
     tool_error => ToolError;
     box_future => BoxFuture;
     boxed => boxed;
-    take_arg => take_arg;
-    inject => inject;
+    arg_fns => ArgFns;
+    inject_fns => InjectFns;
+    inject_fns_of => inject_fns;
+    ret_fns => RetFns;
     to_json => to_json;
     arg_probe => ArgProbe;
     option_arg_kind => OptionArgKind;
@@ -59,7 +60,6 @@ private_paths! {
     ret_probe => RetProbe;
     result_ret_kind => ResultRetKind;
     plain_ret_kind => PlainRetKind;
-    assert_arg => assert_arg;
     assert_str_arg => assert_str_arg;
     assert_items_arg => assert_items_arg;
     assert_num_arg => assert_num_arg;

@@ -269,11 +269,9 @@ impl PlainRet {
     label = "this argument type is not `serde::de::DeserializeOwned + schemars::JsonSchema`",
     note = "derive `serde::Deserialize` and `schemars::JsonSchema` for it; to borrow server state or the context, take `&{Self}` instead"
 )]
-pub trait ArgType {}
+pub trait ArgType: DeserializeOwned + JsonSchema {}
 impl<T: DeserializeOwned + JsonSchema> ArgType for T {}
 
-/// Checks that `T` can be a tool argument.
-pub const fn assert_arg<T: ArgType>() {}
 
 /// An argument type that `pattern`, `min_length` and `max_length` apply to.
 #[diagnostic::on_unimplemented(
@@ -343,4 +341,99 @@ pub const fn same_name(a: &str, b: &str) -> bool {
         i += 1;
     }
     true
+}
+
+// ---- one checked entry point per type ------------------------------------------------------------
+//
+// The generated code names each argument, injected and return type once, in a nested fn that
+// returns these bundles of fn pointers; everything else calls through them without bounds of its
+// own. A type that breaks its contract is then reported once, at the type the user wrote, instead
+// of once per place the expansion uses it.
+
+/// The operations on one argument type.
+pub struct ArgFns<T> {
+    /// Declares the argument into the inputSchema.
+    pub declare: fn(&mut InputSchema, ArgSpec),
+    /// Takes the argument out of the validated arguments: `None` when absent.
+    pub take: fn(&mut CallParts, &str) -> Result<Option<T>, ToolError>,
+    /// The value of an absent argument without a default.
+    pub absent: fn(&CallParts, &str) -> Result<T, ToolError>,
+}
+
+impl OptionArg {
+    /// The operations on an `Option<U>` argument: optional, nullable, `None` when absent.
+    pub fn fns<U: ArgType>(&self, _: &ArgProbe<Option<U>>) -> ArgFns<Option<U>> {
+        ArgFns {
+            declare: |b, spec| b.option_arg::<U>(spec),
+            take: take_arg::<Option<U>>,
+            absent: |_, _| Ok(None),
+        }
+    }
+}
+
+impl PlainArg {
+    /// The operations on a required argument.
+    pub fn fns<T: ArgType>(&self, _: &ArgProbe<T>) -> ArgFns<T> {
+        ArgFns {
+            declare: |b, spec| b.arg::<T>(spec),
+            take: take_arg::<T>,
+            absent: |parts, name| PlainArg.absent(&ArgProbe::<T>::new(), parts, name),
+        }
+    }
+}
+
+/// A type a tool can borrow with a `&T` parameter.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be borrowed by a tool",
+    label = "a `&T` parameter borrows server state, so `T` must be `Send + Sync + 'static`",
+    note = "wrap the non-thread-safe part in a `Mutex` or an atomic, or pass the value as an argument instead of a reference"
+)]
+pub trait StateType: Any + Send + Sync {}
+impl<T: Any + Send + Sync> StateType for T {}
+
+/// The operations on one injected type.
+pub struct InjectFns<T: ?Sized + 'static> {
+    /// Its state requirement, `None` for the context.
+    pub state_req: fn() -> Option<StateReq>,
+    /// Borrows it for a call.
+    pub get: for<'a> fn(&'a CallParts) -> Result<&'a T, ToolError>,
+}
+
+/// The operations on an injected `&T`.
+pub fn inject_fns<T: StateType>() -> InjectFns<T> {
+    InjectFns {
+        state_req: state_req::<T>,
+        get: inject::<T>,
+    }
+}
+
+/// The operations on one return type.
+pub struct RetFns<R> {
+    /// Its outputSchema.
+    pub output_schema: fn(&mut SchemaGenerator) -> Option<OutputSchema>,
+    /// Converts a returned value into the call result.
+    pub convert: fn(R, bool) -> Result<CallToolResult, ToolError>,
+}
+
+impl ResultRet {
+    /// The operations on a `Result<T, E>` return type.
+    pub fn fns<T: IntoToolOutput, E: IntoToolError>(
+        &self,
+        _: &RetProbe<Result<T, E>>,
+    ) -> RetFns<Result<T, E>> {
+        RetFns {
+            output_schema: T::output_schema,
+            convert: |value, wrapped| ResultRet.convert(value, wrapped),
+        }
+    }
+}
+
+impl PlainRet {
+    /// The operations on a plain return type.
+    pub fn fns<T: IntoToolOutput>(&self, _: &RetProbe<T>) -> RetFns<T> {
+        RetFns {
+            output_schema: T::output_schema,
+            convert: |value, wrapped| PlainRet.convert(value, wrapped),
+        }
+    }
 }

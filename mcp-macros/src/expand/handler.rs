@@ -1,11 +1,11 @@
 //! The call half of a tool: the state it borrows, and the handler that takes each argument out of
-//! the validated arguments, borrows the injected values, calls the function and converts its result.
+//! the validated arguments, borrows the injected values, calls the function and converts its
+//! result. Every type-specific step goes through the bundles emitted by `validate.rs`.
 
 use proc_macro2::TokenStream;
-use quote::{quote, quote_spanned};
-use syn::spanned::Spanned;
+use quote::quote;
 
-use super::{binding, default_fn};
+use super::{binding, default_fn, type_fns};
 use crate::model::{Param, ToolFn};
 use crate::paths::Paths;
 
@@ -13,14 +13,14 @@ pub fn expand_state(tool: &ToolFn, paths: &Paths) -> TokenStream {
     let vec = paths.vec();
     let option = paths.option();
     let state_req = paths.state_req();
-    let state_req_of = paths.state_req_of();
     let reqs: Vec<TokenStream> = tool
         .params
         .iter()
-        .filter_map(|p| match p {
-            Param::Inject(inj) => {
-                let ty = &inj.ty;
-                Some(quote_spanned!(ty.span()=> #state_req_of::<#ty>()))
+        .enumerate()
+        .filter_map(|(i, p)| match p {
+            Param::Inject(_) => {
+                let fns = type_fns(i);
+                Some(quote!((#fns().state_req)()))
             }
             Param::Arg(_) => None,
         })
@@ -41,15 +41,7 @@ pub fn expand_handler(tool: &ToolFn, paths: &Paths) -> TokenStream {
     let call_tool_result = paths.call_tool_result();
     let tool_error = paths.tool_error();
     let boxed = paths.boxed();
-    let take_arg = paths.take_arg();
-    let inject = paths.inject();
-    let arg_probe = paths.arg_probe();
     let option = paths.option();
-    let option_kind = paths.option_arg_kind();
-    let plain_kind = paths.plain_arg_kind();
-    let result_kind = paths.result_ret_kind();
-    let plain_ret_kind = paths.plain_ret_kind();
-    let ret_probe = paths.ret_probe();
 
     // -- arguments first: taking them needs `&mut` on the parts the injected values borrow --
     let mut takes = TokenStream::new();
@@ -57,6 +49,7 @@ pub fn expand_handler(tool: &ToolFn, paths: &Paths) -> TokenStream {
     let mut bindings = Vec::new();
     for (i, p) in tool.params.iter().enumerate() {
         let var = binding(i);
+        let fns = type_fns(i);
         bindings.push(var.clone());
         match p {
             Param::Arg(arg) => {
@@ -67,13 +60,10 @@ pub fn expand_handler(tool: &ToolFn, paths: &Paths) -> TokenStream {
                         let f = default_fn(i);
                         quote!(#f())
                     }
-                    None => quote_spanned! {ty.span()=> {
-                        let __mcp_probe = #arg_probe::<#ty>::new();
-                        (&__mcp_probe).__mcp_arg_kind().absent(&__mcp_probe, &__mcp_parts, #name)?
-                    }},
+                    None => quote!((#fns().absent)(&__mcp_parts, #name)?),
                 };
-                takes.extend(quote_spanned! {ty.span()=>
-                    let #var: #ty = match #take_arg::<#ty>(&mut __mcp_parts, #name)? {
+                takes.extend(quote! {
+                    let #var: #ty = match (#fns().take)(&mut __mcp_parts, #name)? {
                         #option::Some(__mcp_v) => __mcp_v,
                         #option::None => #absent,
                     };
@@ -81,24 +71,19 @@ pub fn expand_handler(tool: &ToolFn, paths: &Paths) -> TokenStream {
             }
             Param::Inject(inj) => {
                 let ty = &inj.ty;
-                injects.extend(quote_spanned! {ty.span()=>
-                    let #var: &#ty = #inject::<#ty>(&__mcp_parts)?;
+                injects.extend(quote! {
+                    let #var: &#ty = (#fns().get)(&__mcp_parts)?;
                 });
             }
         }
     }
 
-    // -- the call and the conversion, spanned at the return type for its trait errors --
+    // -- the call and the conversion --
     let ident = tool.ident();
     let call = if tool.is_async() {
         quote!(#ident(#(#bindings),*).await)
     } else {
         quote!(#ident(#(#bindings),*))
-    };
-    let ret = &tool.output.ty;
-    let convert = quote_spanned! {tool.output.span=>
-        let __mcp_probe = #ret_probe::<#ret>::new();
-        (&__mcp_probe).__mcp_ret_kind().convert(__mcp_out, __mcp_parts.wrapped)
     };
     let mutability = tool.args().next().map(|_| quote!(mut));
     quote! {
@@ -106,18 +91,10 @@ pub fn expand_handler(tool: &ToolFn, paths: &Paths) -> TokenStream {
             #mutability __mcp_parts: #call_parts,
         ) -> #box_future<'static, #result<#call_tool_result, #tool_error>> {
             #boxed(async move {
-                #[allow(unused_imports)]
-                use #option_kind as _;
-                #[allow(unused_imports)]
-                use #plain_kind as _;
-                #[allow(unused_imports)]
-                use #result_kind as _;
-                #[allow(unused_imports)]
-                use #plain_ret_kind as _;
                 #takes
                 #injects
                 let __mcp_out = #call;
-                #convert
+                (__mcp_ret().convert)(__mcp_out, __mcp_parts.wrapped)
             })
         }
     }

@@ -19,7 +19,7 @@ pub fn expand_tool(tool: &ToolFn) -> TokenStream {
     let contracts = validate::expand_contracts(tool, &paths);
     let defaults = schema::expand_defaults(tool);
     let input = schema::expand_input(tool, &paths);
-    let output = schema::expand_output(tool, &paths);
+    let output = schema::expand_output(&paths);
     let state = handler::expand_state(tool, &paths);
     let handler = handler::expand_handler(tool, &paths);
     let spec = register::expand_spec(tool, &paths);
@@ -49,6 +49,11 @@ pub fn expand_tool(tool: &ToolFn) -> TokenStream {
 /// The local that holds the `i`th parameter in the handler.
 fn binding(i: usize) -> syn::Ident {
     quote::format_ident!("__mcp_arg_{}", i)
+}
+
+/// The generated fn returning the checked operations on the `i`th parameter's type.
+fn type_fns(i: usize) -> syn::Ident {
+    quote::format_ident!("__mcp_type_{}", i)
 }
 
 /// The generated fn computing the default of the `i`th parameter.

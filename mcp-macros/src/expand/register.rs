@@ -139,7 +139,12 @@ pub fn expand_tools(input: TokenStream) -> TokenStream {
                 path_text(a),
                 path_text(b)
             );
-            checks.extend(quote_spanned! {b.span()=>
+            // The last segment names the tool: the smallest token to point at.
+            let span = b
+                .segments
+                .last()
+                .map_or_else(|| b.span(), |s| s.ident.span());
+            checks.extend(quote_spanned! {span=>
                 const _: () = ::core::assert!(
                     !#same_name(<#a>::__MCP_NAME, <#b>::__MCP_NAME),
                     #msg

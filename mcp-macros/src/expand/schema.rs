@@ -6,7 +6,7 @@ use proc_macro2::TokenStream;
 use quote::{quote, quote_spanned};
 use syn::spanned::Spanned;
 
-use super::default_fn;
+use super::{default_fn, type_fns};
 use crate::attr::{ArgAttrs, Num};
 use crate::docs::Description;
 use crate::model::{Param, ToolFn};
@@ -34,9 +34,6 @@ pub fn expand_defaults(tool: &ToolFn) -> TokenStream {
 
 pub fn expand_input(tool: &ToolFn, paths: &Paths) -> TokenStream {
     let input_schema = paths.input_schema();
-    let option_kind = paths.option_arg_kind();
-    let plain_kind = paths.plain_arg_kind();
-    let arg_probe = paths.arg_probe();
     let arg_spec = paths.arg_spec();
     let option = paths.option();
     let to_json = paths.to_json();
@@ -44,6 +41,7 @@ pub fn expand_input(tool: &ToolFn, paths: &Paths) -> TokenStream {
     for (i, p) in tool.params.iter().enumerate() {
         let Param::Arg(arg) = p else { continue };
         let ty = &arg.ty;
+        let fns = type_fns(i);
         let name = arg.name().value;
         let description = match arg.description() {
             None => quote!(#option::None),
@@ -58,24 +56,16 @@ pub fn expand_input(tool: &ToolFn, paths: &Paths) -> TokenStream {
             }
         };
         let constraints = expand_constraints(&arg.attrs, paths);
-        decls.extend(quote_spanned! {ty.span()=>
-            {
-                #[allow(unused_imports)]
-                use #option_kind as _;
-                #[allow(unused_imports)]
-                use #plain_kind as _;
-                let __mcp_probe = #arg_probe::<#ty>::new();
-                (&__mcp_probe).__mcp_arg_kind().declare(
-                    &__mcp_probe,
-                    __mcp_b,
-                    #arg_spec {
-                        name: #name,
-                        description: #description,
-                        default: #default,
-                        constraints: #constraints,
-                    },
-                );
-            }
+        decls.extend(quote! {
+            (#fns().declare)(
+                __mcp_b,
+                #arg_spec {
+                    name: #name,
+                    description: #description,
+                    default: #default,
+                    constraints: #constraints,
+                },
+            );
         });
     }
     quote! {
@@ -134,25 +124,13 @@ fn expand_num(n: Num, paths: &Paths) -> TokenStream {
     }
 }
 
-pub fn expand_output(tool: &ToolFn, paths: &Paths) -> TokenStream {
+pub fn expand_output(paths: &Paths) -> TokenStream {
     let generator = paths.schema_generator();
     let output_schema = paths.output_schema();
     let option = paths.option();
-    let result_kind = paths.result_ret_kind();
-    let plain_kind = paths.plain_ret_kind();
-    let ret_probe = paths.ret_probe();
-    let ret = &tool.output.ty;
-    let probe = quote_spanned! {tool.output.span=>
-        let __mcp_probe = #ret_probe::<#ret>::new();
-        (&__mcp_probe).__mcp_ret_kind().output_schema(&__mcp_probe, __mcp_g)
-    };
     quote! {
         fn __mcp_output(__mcp_g: &mut #generator) -> #option<#output_schema> {
-            #[allow(unused_imports)]
-            use #result_kind as _;
-            #[allow(unused_imports)]
-            use #plain_kind as _;
-            #probe
+            (__mcp_ret().output_schema)(__mcp_g)
         }
     }
 }

@@ -1,0 +1,11 @@
+use mcp_runtime::prelude::*;
+
+/// Adds a task.
+#[tool]
+fn add(#[arg(rename = "")] title: String) -> String {
+    title
+}
+
+fn main() {
+    let _table = tools![add];
+}

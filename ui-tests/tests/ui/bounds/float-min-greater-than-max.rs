@@ -1,0 +1,11 @@
+use mcp_runtime::prelude::*;
+
+/// Lists tasks.
+#[tool]
+fn list(#[arg(min = 0.5, max = -0.5)] limit: i32) -> i32 {
+    limit
+}
+
+fn main() {
+    let _table = tools![list];
+}

@@ -1,0 +1,11 @@
+use mcp_runtime::prelude::*;
+
+/// Adds a task.
+#[tool]
+fn add(#[arg(min_length = 5, max_length = 2)] title: String) -> String {
+    title
+}
+
+fn main() {
+    let _table = tools![add];
+}

@@ -1,0 +1,15 @@
+use mcp_runtime::prelude::*;
+
+/// Adds two numbers.
+#[tool]
+fn add(a: i64, b: i64) -> i64 {
+    a + b
+}
+
+fn sub(a: i64, b: i64) -> i64 {
+    a - b
+}
+
+fn main() {
+    let _table = tools![add, sub];
+}

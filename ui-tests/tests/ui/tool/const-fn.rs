@@ -1,0 +1,11 @@
+use mcp_runtime::prelude::*;
+
+/// Doubles a number.
+#[tool]
+const fn double(n: u32) -> u32 {
+    n * 2
+}
+
+fn main() {
+    let _table = tools![double];
+}

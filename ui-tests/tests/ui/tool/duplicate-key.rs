@@ -1,0 +1,11 @@
+use mcp_runtime::prelude::*;
+
+/// Counts words.
+#[tool(name = "count", title = "Count", name = "count_words")]
+fn count(text: String) -> usize {
+    text.split_whitespace().count()
+}
+
+fn main() {
+    let _table = tools![count];
+}

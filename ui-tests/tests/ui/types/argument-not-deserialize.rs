@@ -1,0 +1,15 @@
+use mcp_runtime::prelude::*;
+
+struct Point {
+    x: i64,
+}
+
+/// Moves a point.
+#[tool]
+fn shift(point: Point) -> i64 {
+    point.x
+}
+
+fn main() {
+    let _table = tools![shift];
+}

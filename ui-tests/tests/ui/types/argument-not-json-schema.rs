@@ -1,0 +1,16 @@
+use mcp_runtime::prelude::*;
+
+#[derive(Deserialize)]
+struct Point {
+    x: i64,
+}
+
+/// Moves a point.
+#[tool]
+fn shift(point: Point) -> i64 {
+    point.x
+}
+
+fn main() {
+    let _table = tools![shift];
+}

@@ -1,0 +1,11 @@
+use mcp_runtime::prelude::*;
+
+/// Lists tasks.
+#[tool]
+fn list(#[arg(max_length = 3)] limit: u32) -> u32 {
+    limit
+}
+
+fn main() {
+    let _table = tools![list];
+}
