@@ -3,6 +3,8 @@
 //! Depend on `mcp-runtime`, not on this crate: the generated code names `::mcp_runtime`, and
 //! `mcp-runtime` re-exports both macros (also in its `prelude`).
 
+#![doc(test(attr(deny(warnings))))]
+
 mod attr;
 mod check;
 mod ctxt;
