@@ -198,9 +198,23 @@ fn apply_constraints(schema: &mut Value, c: &Constraints) {
 /// the published range exact. `i64` is published as a plain `integer`, the way pydantic publishes
 /// `int`; the one gap, an integer beyond ±2^63, fails deserialization and is reported as invalid
 /// arguments by the call path.
+///
+/// Maps with integer keys get the key grammar serde_json parses: schemars publishes `^\d+$`,
+/// but serde_json reads a key as a JSON number, so `007` is refused; the key's range is not
+/// published (schemars does not pass it on), and an out-of-range key is refused the same way.
 pub(crate) fn normalize(v: &mut Value) {
     match v {
         Value::Object(obj) => {
+            if let Some(Value::Object(patterns)) = obj.get_mut("patternProperties") {
+                for (from, to) in [
+                    (r"^\d+$", r"^(0|[1-9]\d*)$"),
+                    (r"^-?\d+$", r"^-?(0|[1-9]\d*)$"),
+                ] {
+                    if let Some(schema) = patterns.remove(from) {
+                        patterns.insert(to.into(), schema);
+                    }
+                }
+            }
             if let Some(Value::String(f)) = obj.get("format") {
                 let bounds: Option<(Option<i128>, Option<i128>)> = match f.as_str() {
                     "int8" => Some((Some(i8::MIN as i128), Some(i8::MAX as i128))),
@@ -374,6 +388,8 @@ mod tests {
             (arg_schema::<BTreeSet<u8>>(), json!({"type": "array", "uniqueItems": true, "items": {"type": "integer", "minimum": 0, "maximum": 255}})),
             (arg_schema::<HashMap<String, bool>>(), json!({"type": "object", "additionalProperties": {"type": "boolean"}})),
             (arg_schema::<BTreeMap<String, i64>>(), json!({"type": "object", "additionalProperties": {"type": "integer"}})),
+            (arg_schema::<HashMap<u32, bool>>(), json!({"type": "object", "additionalProperties": false, "patternProperties": {r"^(0|[1-9]\d*)$": {"type": "boolean"}}})),
+            (arg_schema::<BTreeMap<i8, bool>>(), json!({"type": "object", "additionalProperties": false, "patternProperties": {r"^-?(0|[1-9]\d*)$": {"type": "boolean"}}})),
             (arg_schema::<(u8, String)>(), json!({"type": "array", "prefixItems": [{"type": "integer", "minimum": 0, "maximum": 255}, {"type": "string"}], "minItems": 2, "maxItems": 2})),
         ];
         for (got, expected) in table {
