@@ -1,0 +1,1109 @@
+//! Differential test of the validator: for many published inputSchemas, thousands of generated
+//! argument objects each, our verdict must equal the `jsonschema` crate's (Draft 2020-12) on the
+//! same schema, and every accepted argument must deserialize into its Rust type.
+//!
+//! The generator reads the schema itself: mostly plausible values, bounds and their neighbours,
+//! wrong types, numeric strings, non-ASCII digits, missing and unknown keys, nulls, integral floats
+//! and numbers beyond every integer type. A fixed-seed xorshift keeps runs reproducible.
+
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
+use std::num::NonZeroU32;
+use std::sync::Arc;
+
+use mcp_runtime::__private::{ArgSpec, Constraints, InputSchema, Num};
+use mcp_runtime::prelude::*;
+use mcp_runtime::validate::Validator;
+use serde::de::DeserializeOwned;
+use serde_json::{Map, Value, json};
+
+/// Inputs generated per schema.
+const INPUTS: usize = 10_000;
+
+// ---- the argument types --------------------------------------------------------------------------
+
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+enum Priority {
+    Low,
+    Normal,
+    High,
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[allow(dead_code)]
+struct Address {
+    street_name: String,
+    zip: Option<u32>,
+    #[serde(default)]
+    tags: Vec<String>,
+    #[serde(rename = "x/y~z", default)]
+    odd_key: Option<bool>,
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+#[allow(dead_code)]
+struct Tree {
+    name: String,
+    children: Vec<Tree>,
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+#[allow(dead_code)]
+enum Shape {
+    Circle { radius: f64 },
+    Square { side: u16 },
+    Empty,
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(untagged)]
+#[allow(dead_code)]
+enum Id {
+    Num(u32),
+    Text(String),
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+#[allow(dead_code)]
+enum External {
+    Unit,
+    Byte(u8),
+    Point { x: i16, y: i16 },
+}
+
+/// Documented variants are published as `oneOf` of `const`s.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[allow(dead_code)]
+enum Colour {
+    /// Red.
+    Red,
+    /// Green.
+    Green,
+}
+
+// ---- cases built with InputSchema ----------------------------------------------------------------
+
+type Check = Box<dyn Fn(&Value) -> Result<(), String>>;
+
+/// One argument: its name, its deserializer, and the documented gap (values the schema admits
+/// and serde refuses), if the argument's type has one.
+struct Arg {
+    name: &'static str,
+    check: Check,
+    gap: Option<fn(&Value) -> bool>,
+}
+
+/// One schema under test, with the deserializer of every argument it declares.
+struct Case {
+    name: String,
+    schema: Value,
+    args: Vec<Arg>,
+}
+
+struct CaseBuilder {
+    name: &'static str,
+    input: InputSchema,
+    args: Vec<Arg>,
+}
+
+fn check_of<T: DeserializeOwned>() -> Check {
+    Box::new(|v| {
+        serde_json::from_value::<T>(v.clone())
+            .map(drop)
+            .map_err(|e| e.to_string())
+    })
+}
+
+impl CaseBuilder {
+    fn new(name: &'static str) -> Self {
+        CaseBuilder {
+            name,
+            input: InputSchema::new(),
+            args: Vec::new(),
+        }
+    }
+
+    fn arg<T: JsonSchema + DeserializeOwned>(mut self, name: &'static str, c: Constraints) -> Self {
+        self.input.arg::<T>(ArgSpec {
+            name,
+            constraints: c,
+            ..Default::default()
+        });
+        self.args.push(Arg {
+            name,
+            check: check_of::<T>(),
+            gap: None,
+        });
+        self
+    }
+
+    /// Declares the documented gap of the argument declared last.
+    fn gap(mut self, gap: fn(&Value) -> bool) -> Self {
+        self.args.last_mut().expect("an argument").gap = Some(gap);
+        self
+    }
+
+    fn defaulted<T: JsonSchema + DeserializeOwned>(
+        mut self,
+        name: &'static str,
+        default: Value,
+        c: Constraints,
+    ) -> Self {
+        self.input.arg::<T>(ArgSpec {
+            name,
+            default: Some(default),
+            constraints: c,
+            ..Default::default()
+        });
+        self.args.push(Arg {
+            name,
+            check: check_of::<T>(),
+            gap: None,
+        });
+        self
+    }
+
+    fn opt<U: JsonSchema + DeserializeOwned>(mut self, name: &'static str, c: Constraints) -> Self {
+        self.input.option_arg::<U>(ArgSpec {
+            name,
+            constraints: c,
+            ..Default::default()
+        });
+        self.args.push(Arg {
+            name,
+            check: check_of::<Option<U>>(),
+            gap: None,
+        });
+        self
+    }
+
+    fn build(self) -> Case {
+        Case {
+            name: self.name.to_owned(),
+            schema: self.input.finish(),
+            args: self.args,
+        }
+    }
+}
+
+fn none() -> Constraints {
+    Constraints::default()
+}
+
+fn cases() -> Vec<Case> {
+    vec![
+        CaseBuilder::new("add_task")
+            .arg::<String>(
+                "title",
+                Constraints {
+                    min_length: Some(3),
+                    max_length: Some(80),
+                    ..none()
+                },
+            )
+            .defaulted::<Priority>("priority", json!("normal"), none())
+            .opt::<String>("note", none())
+            .build(),
+        CaseBuilder::new("identifiers")
+            .arg::<String>(
+                "task_id",
+                Constraints {
+                    pattern: Some(r"^T-\d+$"),
+                    ..none()
+                },
+            )
+            .arg::<u32>("order_id", none())
+            .arg::<bool>("flag", none())
+            .opt::<String>(
+                "slug",
+                Constraints {
+                    pattern: Some(r"^[a-z]+(-[a-z]+)*$"),
+                    max_length: Some(12),
+                    ..none()
+                },
+            )
+            .arg::<char>("initial", none())
+            .build(),
+        CaseBuilder::new("integers")
+            .arg::<u8>("u8", none())
+            .arg::<i8>("i8", none())
+            .arg::<u16>("u16", none())
+            .arg::<i16>("i16", none())
+            .arg::<i32>("i32", none())
+            .arg::<u64>("u64", none())
+            .opt::<u128>("u128", none())
+            .opt::<i128>("i128", none())
+            .opt::<usize>("usize", none())
+            .arg::<NonZeroU32>("nonzero", none())
+            .build(),
+        CaseBuilder::new("i64")
+            .arg::<i64>("count", none())
+            .gap(beyond_i64)
+            .opt::<isize>("offset", none())
+            .gap(beyond_i64)
+            .build(),
+        CaseBuilder::new("bounded numbers")
+            .arg::<i32>(
+                "quantity",
+                Constraints {
+                    minimum: Some(Num::Int(0)),
+                    maximum: Some(Num::Int(9999)),
+                    ..none()
+                },
+            )
+            .arg::<f64>(
+                "ratio",
+                Constraints {
+                    exclusive_minimum: Some(Num::Int(0)),
+                    exclusive_maximum: Some(Num::Int(1)),
+                    ..none()
+                },
+            )
+            .opt::<f32>(
+                "temperature",
+                Constraints {
+                    minimum: Some(Num::Float(-273.15)),
+                    ..none()
+                },
+            )
+            .opt::<u8>(
+                "percent",
+                Constraints {
+                    maximum: Some(Num::Int(100)),
+                    ..none()
+                },
+            )
+            .defaulted::<i16>(
+                "delta",
+                json!(0),
+                Constraints {
+                    minimum: Some(Num::Int(-5)),
+                    maximum: Some(Num::Int(5)),
+                    ..none()
+                },
+            )
+            .build(),
+        CaseBuilder::new("collections")
+            .arg::<Vec<String>>(
+                "tags",
+                Constraints {
+                    min_items: Some(1),
+                    max_items: Some(3),
+                    ..none()
+                },
+            )
+            .arg::<HashSet<u8>>("bytes", none())
+            .opt::<BTreeSet<String>>("labels", none())
+            .arg::<BTreeMap<String, i32>>("scores", none())
+            .opt::<HashMap<u32, String>>("by_id", none())
+            .gap(key_beyond_u32)
+            .opt::<(u8, String)>("pair", none())
+            .opt::<[u16; 3]>("triple", none())
+            .build(),
+        CaseBuilder::new("nested")
+            .arg::<Address>("address", none())
+            .opt::<Address>("billing", none())
+            .arg::<Value>("extra", none())
+            .opt::<Vec<Address>>("others", none())
+            .build(),
+        CaseBuilder::new("enums")
+            .arg::<Shape>("shape", none())
+            .arg::<Id>("id", none())
+            .opt::<External>("external", none())
+            .opt::<Colour>("colour", none())
+            .arg::<String>(
+                "mode",
+                Constraints {
+                    one_of: Some(vec![json!("fast"), json!("safe")]),
+                    ..none()
+                },
+            )
+            .build(),
+        CaseBuilder::new("recursive")
+            .arg::<Tree>("tree", none())
+            .opt::<Tree>("spare", none())
+            .build(),
+    ]
+}
+
+/// Schemas written by hand for the keywords the argument types do not produce.
+fn raw_cases() -> Vec<Case> {
+    let raw = |name: &str, schema: Value| Case {
+        name: name.to_owned(),
+        schema,
+        args: Vec::new(),
+    };
+    vec![
+        raw(
+            "keywords: numbers",
+            json!({
+                "type": "object",
+                "properties": {
+                    "five": {"type": "integer", "multipleOf": 5, "minimum": -20, "maximum": 20},
+                    "half": {"type": "number", "multipleOf": 0.5, "exclusiveMaximum": 3},
+                    "answer": {"const": 42},
+                    "either": {"type": ["integer", "string"], "minimum": 3, "maxLength": 2},
+                },
+                "required": ["five"],
+                "additionalProperties": false
+            }),
+        ),
+        raw(
+            "keywords: applicators",
+            json!({
+                "type": "object",
+                "properties": {
+                    "one": {"oneOf": [{"type": "integer"}, {"type": "number", "minimum": 2}]},
+                    "all": {"allOf": [{"type": "string"}, {"minLength": 2}, {"maxLength": 4}]},
+                    "not": {"not": {"type": "string"}},
+                    "cond": {
+                        "if": {"type": "string"},
+                        "then": {"pattern": r"^\d+$"},
+                        "else": {"type": "integer", "maximum": 3}
+                    },
+                    "any": {"anyOf": [{"type": "string", "minLength": 3}, {"type": "integer"}]},
+                    "never": false,
+                    "always": true
+                },
+                "minProperties": 1,
+                "maxProperties": 4
+            }),
+        ),
+        raw(
+            "keywords: arrays and objects",
+            json!({
+                "type": "object",
+                "properties": {
+                    "unique": {"type": "array", "uniqueItems": true, "items": {"enum": [1, "1", {"a": 1}, [1], null]}},
+                    "tuple": {"type": "array", "prefixItems": [{"type": "string"}, {"type": "integer"}], "items": false},
+                    "has": {"type": "array", "contains": {"type": "string"}, "maxContains": 2},
+                    "dict": {
+                        "type": "object",
+                        "patternProperties": {r"^\d+$": {"type": "integer"}},
+                        "propertyNames": {"maxLength": 3},
+                        "additionalProperties": {"type": "string"}
+                    },
+                    "deps": {"type": "object", "dependentRequired": {"a": ["b"]}}
+                },
+                "required": ["unique"]
+            }),
+        ),
+    ]
+}
+
+// ---- the generator -------------------------------------------------------------------------------
+
+/// xorshift64*: small, fast, and the same sequence on every run.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        let mut x = self.0;
+        x ^= x >> 12;
+        x ^= x << 25;
+        x ^= x >> 27;
+        self.0 = x;
+        x.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+    /// True with probability `percent`%.
+    fn chance(&mut self, percent: u64) -> bool {
+        self.next() % 100 < percent
+    }
+    fn pick<'a, T>(&mut self, items: &'a [T]) -> &'a T {
+        &items[self.below(items.len())]
+    }
+}
+
+const STRINGS: &[&str] = &[
+    "",
+    "a",
+    "ab",
+    "abc",
+    "T-1",
+    "T-12",
+    "T-007",
+    "T-١",
+    "T-١٢",
+    "T-",
+    "t-1",
+    "T-1\n",
+    "\nT-1",
+    "xT-1",
+    "T-1a",
+    "T-٣3",
+    "low",
+    "normal",
+    "high",
+    "High",
+    "urgent",
+    "fast",
+    "safe",
+    "circle",
+    "square",
+    "empty",
+    "Unit",
+    "Byte",
+    "Red",
+    "Green",
+    "abc-def",
+    "abc--def",
+    "-abc",
+    "é",
+    "😀",
+    "😀😀😀",
+    "ab😀",
+    "x/y~z",
+    "5",
+    "0",
+    "-1",
+    "1.5",
+    "true",
+    "null",
+    "١٢٣",
+    "42",
+    "٣",
+    " ",
+    "a b",
+];
+
+const KEYS: &[&str] = &[
+    "a",
+    "b",
+    "10",
+    "007",
+    "-1",
+    "٣",
+    "1234",
+    "4294967296",
+    "ключ",
+    "x/y~z",
+    "",
+    "colour",
+];
+
+const CHARS: &[char] = &['a', 'Z', '0', '9', 'é', '😀', '١', ' ', '-', 'T', '~', '/'];
+
+struct Gen<'s> {
+    rng: Rng,
+    root: &'s Value,
+    /// For this input, stay close to what the schema allows (no wild values, bounds respected),
+    /// so that inputs with many arguments are still accepted often enough to test acceptance.
+    clean: bool,
+    /// `pattern` → a checker, for picking clean strings.
+    patterns: HashMap<String, jsonschema::Validator>,
+}
+
+/// An integer as JSON: an integer Number when it fits, else the nearest float.
+fn int_value(i: i128) -> Value {
+    if let Ok(i) = i64::try_from(i) {
+        json!(i)
+    } else if let Ok(u) = u64::try_from(i) {
+        json!(u)
+    } else {
+        json!(i as f64)
+    }
+}
+
+fn bound(o: &Map<String, Value>, key: &str) -> Option<f64> {
+    o.get(key).and_then(Value::as_f64)
+}
+
+impl<'s> Gen<'s> {
+    fn deref(&self, mut s: &'s Value) -> &'s Value {
+        while let Some(r) = s.get("$ref").and_then(Value::as_str) {
+            s = self
+                .root
+                .pointer(r.trim_start_matches('#'))
+                .expect("the generator follows only resolvable refs");
+        }
+        s
+    }
+
+    /// A value of any kind, unrelated to the schema.
+    fn wild(&mut self) -> Value {
+        match self.rng.below(16) {
+            0 => Value::Null,
+            1 => json!(true),
+            2 => json!(false),
+            3 => json!(0),
+            4 => json!(-1),
+            5 => json!(1.5),
+            6 => json!(1e20),
+            7 => json!(*self.rng.pick(&["5", "true", "null", "1.0", "", "T-١"])),
+            8 => json!([]),
+            9 => json!([1, "a"]),
+            10 => json!({}),
+            11 => json!({"a": 1}),
+            12 => json!(18446744073709551615u64),
+            13 => json!(-9223372036854775808i64),
+            14 => json!(3.0),
+            _ => {
+                let n = self.rng.below(6);
+                Value::String(self.string_of_len(n))
+            }
+        }
+    }
+
+    fn string_of_len(&mut self, n: usize) -> String {
+        (0..n).map(|_| *self.rng.pick(CHARS)).collect()
+    }
+
+    /// True with probability `percent`%, never for a clean input.
+    fn noise(&mut self, percent: u64) -> bool {
+        !self.clean && self.rng.chance(percent)
+    }
+
+    fn value(&mut self, schema: &'s Value, depth: u32) -> Value {
+        if self.noise(8) {
+            return self.wild();
+        }
+        let schema = self.deref(schema);
+        let Value::Object(o) = schema else {
+            return self.wild();
+        };
+        if let Some(c) = o.get("const") {
+            return if !self.noise(30) {
+                c.clone()
+            } else {
+                self.wild()
+            };
+        }
+        if let Some(Value::Array(e)) = o.get("enum") {
+            return if !self.noise(30) {
+                self.rng.pick(e).clone()
+            } else {
+                Value::String(self.rng.pick(STRINGS).to_string())
+            };
+        }
+        for key in ["anyOf", "oneOf", "allOf"] {
+            if let Some(Value::Array(branches)) = o.get(key) {
+                let branch = self.rng.pick(branches);
+                return self.value(branch, depth);
+            }
+        }
+        if o.contains_key("if") {
+            let branch = if self.rng.chance(50) { "then" } else { "else" };
+            if let Some(b) = o.get(branch) {
+                return self.value(b, depth);
+            }
+        }
+        let ty = match o.get("type") {
+            Some(Value::String(t)) => t.as_str(),
+            Some(Value::Array(ts)) => self.rng.pick(ts).as_str().unwrap_or("null"),
+            _ if o.contains_key("properties") => "object",
+            _ if o.contains_key("items") || o.contains_key("prefixItems") => "array",
+            _ => return self.wild(),
+        };
+        match ty {
+            "integer" => self.integer(o),
+            "number" => self.number(o),
+            "string" => self.string(o),
+            "boolean" => json!(self.rng.chance(50)),
+            "null" => Value::Null,
+            "array" => self.array(o, depth),
+            "object" => self.object(o, depth),
+            _ => self.wild(),
+        }
+    }
+
+    fn integer(&mut self, o: &Map<String, Value>) -> Value {
+        let mut edges: Vec<i128> = vec![0, 1, -1, 7, 42, 1 << 53, (1 << 53) + 1];
+        edges.extend([i64::MAX as i128, i64::MAX as i128 + 1, i64::MIN as i128]);
+        edges.extend([i64::MIN as i128 - 1, u64::MAX as i128, u64::MAX as i128 + 1]);
+        for key in ["minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"] {
+            if let Some(b) = o.get(key) {
+                let b = b
+                    .as_i64()
+                    .map(i128::from)
+                    .or(b.as_u64().map(i128::from))
+                    .unwrap_or_else(|| b.as_f64().unwrap_or(0.0).round() as i128);
+                edges.extend([b - 1, b, b + 1]);
+            }
+        }
+        if self.clean {
+            let lo = bound(o, "minimum").unwrap_or(f64::MIN);
+            let hi = bound(o, "maximum").unwrap_or(f64::MAX);
+            let lo_x = bound(o, "exclusiveMinimum").unwrap_or(f64::MIN);
+            let hi_x = bound(o, "exclusiveMaximum").unwrap_or(f64::MAX);
+            edges.retain(|&i| {
+                let f = i as f64;
+                f >= lo && f <= hi && f > lo_x && f < hi_x
+            });
+            if edges.is_empty() {
+                edges.push(lo.max(0.0) as i128);
+            }
+        }
+        let i = *self.rng.pick(&edges);
+        if self.clean {
+            return if self.rng.chance(80) {
+                int_value(i)
+            } else {
+                json!(i as f64)
+            };
+        }
+        match self.rng.below(10) {
+            // The same integer written as a float: `5.0`.
+            0 | 1 => json!(i as f64),
+            2 => json!(i as f64 + 0.5),
+            3 => json!(i.to_string()),
+            _ => int_value(i),
+        }
+    }
+
+    fn number(&mut self, o: &Map<String, Value>) -> Value {
+        let mut edges = vec![
+            0.0, -0.0, 0.5, 1.0, -1.0, 0.1, 1e-9, 1e300, -1e300, 3.0, 2.5, 2.75,
+        ];
+        for key in ["minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"] {
+            if let Some(b) = bound(o, key) {
+                edges.extend([b - 1.0, b - 1e-9, b, b + 1e-9, b + 1.0]);
+            }
+        }
+        if self.clean {
+            let lo = bound(o, "minimum").unwrap_or(f64::MIN);
+            let hi = bound(o, "maximum").unwrap_or(f64::MAX);
+            let lo_x = bound(o, "exclusiveMinimum").unwrap_or(f64::MIN);
+            let hi_x = bound(o, "exclusiveMaximum").unwrap_or(f64::MAX);
+            edges.retain(|&f| f >= lo && f <= hi && f > lo_x && f < hi_x);
+        }
+        let Some(&f) = (!edges.is_empty()).then(|| self.rng.pick(&edges)) else {
+            return json!(0.5);
+        };
+        if self.clean {
+            return json!(f);
+        }
+        match self.rng.below(10) {
+            0 => json!(f.to_string()),
+            1 => json!(f as i64),
+            _ => json!(f),
+        }
+    }
+
+    fn string(&mut self, o: &Map<String, Value>) -> Value {
+        if self.clean {
+            let min = o.get("minLength").and_then(Value::as_u64).unwrap_or(0) as usize;
+            let max = o
+                .get("maxLength")
+                .and_then(Value::as_u64)
+                .unwrap_or(u64::MAX) as usize;
+            let pattern = o.get("pattern").and_then(Value::as_str).map(|p| {
+                self.patterns.entry(p.to_owned()).or_insert_with(|| {
+                    jsonschema::draft202012::new(&json!({"pattern": p})).unwrap()
+                })
+            });
+            let fits: Vec<&str> = STRINGS
+                .iter()
+                .copied()
+                .filter(|s| (min..=max).contains(&s.chars().count()))
+                .filter(|s| pattern.as_ref().is_none_or(|p| p.is_valid(&json!(s))))
+                .collect();
+            if !fits.is_empty() {
+                return json!(*self.rng.pick(&fits));
+            }
+        }
+        if self.rng.chance(50) {
+            return json!(*self.rng.pick(STRINGS));
+        }
+        let mut lens = vec![0, 1, 2, 3, 5];
+        for key in ["minLength", "maxLength"] {
+            if let Some(n) = o.get(key).and_then(Value::as_u64) {
+                let n = n as usize;
+                lens.extend([n.saturating_sub(1), n, n + 1]);
+            }
+        }
+        let n = *self.rng.pick(&lens);
+        if self.rng.chance(30) {
+            // Digits for the patterns: ASCII and Arabic-Indic.
+            let prefix = if self.rng.chance(50) { "T-" } else { "" };
+            let digit = if self.rng.chance(70) { '4' } else { '٤' };
+            let body: String = std::iter::repeat_n(digit, n.max(1)).collect();
+            return json!(format!("{prefix}{body}"));
+        }
+        Value::String(self.string_of_len(n))
+    }
+
+    fn array(&mut self, o: &'s Map<String, Value>, depth: u32) -> Value {
+        let mut lens = vec![0, 1, 2, 3];
+        for key in ["minItems", "maxItems"] {
+            if let Some(n) = o.get(key).and_then(Value::as_u64) {
+                let n = n as usize;
+                lens.extend([n.saturating_sub(1), n, n + 1]);
+            }
+        }
+        let n = if depth > 4 { 0 } else { *self.rng.pick(&lens) };
+        let prefix = o.get("prefixItems").and_then(Value::as_array);
+        let mut items = Vec::with_capacity(n);
+        for i in 0..n {
+            let schema = prefix
+                .and_then(|p| p.get(i))
+                .or(o.get("items"))
+                .or(o.get("contains"));
+            items.push(match schema {
+                Some(s) => self.value(s, depth + 1),
+                None => self.wild(),
+            });
+        }
+        if !items.is_empty() && self.rng.chance(20) {
+            let dup = self.rng.pick(&items).clone();
+            items.push(dup);
+        }
+        Value::Array(items)
+    }
+
+    fn object(&mut self, o: &'s Map<String, Value>, depth: u32) -> Value {
+        let mut out = Map::new();
+        let required: Vec<&str> = o
+            .get("required")
+            .and_then(Value::as_array)
+            .map(|r| r.iter().filter_map(Value::as_str).collect())
+            .unwrap_or_default();
+        if let Some(Value::Object(props)) = o.get("properties") {
+            for (name, schema) in props {
+                let is_required = required.contains(&name.as_str());
+                let keep = if depth > 4 {
+                    is_required
+                } else if is_required {
+                    !self.noise(4)
+                } else {
+                    self.rng.chance(50)
+                };
+                if keep {
+                    let v = self.value(schema, depth + 1);
+                    out.insert(name.clone(), v);
+                }
+            }
+        }
+        let patterns = o.get("patternProperties").and_then(Value::as_object);
+        let additional = o.get("additionalProperties");
+        let open = patterns.is_some() || additional.is_some_and(Value::is_object);
+        let extra = if open && depth <= 4 {
+            self.rng.below(4)
+        } else {
+            usize::from(self.noise(8))
+        };
+        for _ in 0..extra {
+            let key = self.rng.pick(KEYS).to_string();
+            let schema = patterns
+                .and_then(|p| p.values().next())
+                .filter(|_| self.rng.chance(50))
+                .or(additional.filter(|a| a.is_object()));
+            let v = match schema {
+                Some(s) => self.value(s, depth + 1),
+                None => self.wild(),
+            };
+            out.insert(key, v);
+        }
+        Value::Object(out)
+    }
+
+    /// The whole arguments object.
+    fn arguments(&mut self) -> Value {
+        self.clean = self.rng.chance(40);
+        if self.noise(1) {
+            return self.wild();
+        }
+        self.value(self.root, 0)
+    }
+}
+
+// ---- the comparison ------------------------------------------------------------------------------
+
+/// An integer-valued number outside `i64`: our schema says `integer`, serde's `i64` says no.
+fn beyond_i64(v: &Value) -> bool {
+    match v {
+        Value::Number(n) => {
+            n.as_i64().is_none() && (n.is_u64() || n.as_f64().is_some_and(|f| f.fract() == 0.0))
+        }
+        _ => false,
+    }
+}
+
+/// A map key that `^\d+$` admits and `u32` does not hold: schemars publishes integer map keys
+/// without their range.
+fn key_beyond_u32(v: &Value) -> bool {
+    v.as_object().is_some_and(|m| {
+        m.keys()
+            .any(|k| k.parse::<u128>().is_ok_and(|n| n > u32::MAX as u128))
+    })
+}
+
+#[derive(Default, Debug)]
+struct Counts {
+    inputs: usize,
+    accepted: usize,
+    rejected: usize,
+    disagreements: usize,
+    /// Accepted inputs that serde refused within a documented gap.
+    gaps: usize,
+}
+
+fn run_case(case: &Case, seed: u64) -> Counts {
+    let ours = Validator::compile(&case.schema)
+        .unwrap_or_else(|e| panic!("{}: our validator refuses the schema: {e}", case.name));
+    let reference = jsonschema::draft202012::new(&case.schema)
+        .unwrap_or_else(|e| panic!("{}: jsonschema refuses the schema: {e}", case.name));
+    let mut generator = Gen {
+        rng: Rng(seed),
+        root: &case.schema,
+        clean: false,
+        patterns: HashMap::new(),
+    };
+    let mut counts = Counts::default();
+    let mut examples = Vec::new();
+    for _ in 0..INPUTS {
+        let input = generator.arguments();
+        let expected = reference.is_valid(&input);
+
+        let mut probed = input.clone();
+        let quick = ours.is_valid(&mut probed);
+        let mut args = input.clone();
+        let violations = ours.validate(&mut args);
+        let accepted = violations.is_empty();
+        assert_eq!(
+            quick, accepted,
+            "{}: is_valid vs validate on {input}",
+            case.name
+        );
+        if accepted {
+            assert_eq!(probed, args, "{}: both modes rewrite alike", case.name);
+        }
+        // Rewriting integral floats never changes the verdict.
+        assert_eq!(
+            reference.is_valid(&args),
+            expected,
+            "{}: rewrite of {input}",
+            case.name
+        );
+        for v in &violations {
+            assert!(!v.message.is_empty());
+            assert!(
+                v.message.chars().count() < 300,
+                "{}: long message {}",
+                case.name,
+                v.message
+            );
+        }
+
+        counts.inputs += 1;
+        if accepted {
+            counts.accepted += 1;
+        } else {
+            counts.rejected += 1;
+        }
+        if accepted != expected {
+            counts.disagreements += 1;
+            if examples.len() < 5 {
+                examples.push(format!(
+                    "  {input}\n    ours: {violations:?}\n    jsonschema: {expected}"
+                ));
+            }
+            continue;
+        }
+        if !accepted {
+            continue;
+        }
+        // Accepted: every argument deserializes into its Rust type, as the handler will.
+        let Value::Object(map) = &args else {
+            panic!("{}: accepted a non-object {args}", case.name)
+        };
+        for arg in &case.args {
+            let Some(v) = map.get(arg.name) else { continue };
+            match (arg.check)(v) {
+                Ok(()) => {}
+                // A documented gap: the call path reports it as invalid arguments.
+                Err(_) if arg.gap.is_some_and(|gap| gap(v)) => counts.gaps += 1,
+                Err(e) => panic!(
+                    "{}: /{} = {v} passed validation but does not deserialize: {e}",
+                    case.name, arg.name
+                ),
+            }
+        }
+    }
+    println!(
+        "{:<28} inputs {:>6}  accepted {:>6}  rejected {:>6}  disagreements {}{}",
+        case.name,
+        counts.inputs,
+        counts.accepted,
+        counts.rejected,
+        counts.disagreements,
+        if counts.gaps > 0 {
+            format!(
+                "  (documented gap: {} accepted, refused by serde)",
+                counts.gaps
+            )
+        } else {
+            String::new()
+        }
+    );
+    assert!(
+        counts.disagreements == 0,
+        "{}: {} disagreements with jsonschema, e.g.\n{}",
+        case.name,
+        counts.disagreements,
+        examples.join("\n")
+    );
+    // A generator that only produced one verdict would prove little.
+    assert!(
+        counts.accepted >= INPUTS / 20,
+        "{}: too few accepted: {counts:?}",
+        case.name
+    );
+    assert!(
+        counts.rejected >= INPUTS / 20,
+        "{}: too few rejected: {counts:?}",
+        case.name
+    );
+    counts
+}
+
+#[test]
+fn agrees_with_jsonschema_on_input_schemas() {
+    let mut total = Counts::default();
+    for (i, case) in cases().iter().chain(raw_cases().iter()).enumerate() {
+        let c = run_case(case, 0x9E37_79B9_7F4A_7C15 ^ (i as u64 + 1));
+        total.inputs += c.inputs;
+        total.disagreements += c.disagreements;
+        total.gaps += c.gaps;
+    }
+    println!(
+        "total: {} inputs, {} disagreements",
+        total.inputs, total.disagreements
+    );
+    // The gaps are real and exercised: generated values do reach them.
+    assert!(total.gaps > 0);
+}
+
+// ---- tools defined with #[tool], called through the table -------------------------------------
+
+struct Store(std::sync::Mutex<Vec<String>>);
+
+/// Add an open task.
+#[tool]
+async fn add_task(
+    store: &Store,
+    /// The task's title.
+    #[arg(min_length = 3, max_length = 80)]
+    title: String,
+    #[arg(default = Priority::Normal)] priority: Priority,
+    note: Option<String>,
+) -> Result<String, ToolError> {
+    let _ = (note, priority);
+    store.0.lock().unwrap().push(title.clone());
+    Ok(title)
+}
+
+/// Look an order up.
+#[tool(read_only)]
+async fn lookup(
+    #[arg(pattern = r"^T-\d+$")] task_id: String,
+    order_id: u32,
+    #[arg(minimum = 1, maximum = 100)] limit: Option<u8>,
+    address: Option<Address>,
+    shape: Shape,
+) -> String {
+    let _ = (order_id, limit, address, shape);
+    task_id
+}
+
+#[tokio::test]
+async fn agrees_with_jsonschema_through_the_tool_table() {
+    let table = tools![add_task, lookup];
+    let mut state = StateMap::new();
+    state.insert(Store(Default::default()));
+    let state = Arc::new(state);
+    for (i, tool) in table.iter().enumerate() {
+        let schema = tool.input_schema().clone();
+        let reference = jsonschema::draft202012::new(&schema).expect("jsonschema compiles it");
+        let mut generator = Gen {
+            rng: Rng(0xD1B5_4A32_D192_ED03 ^ i as u64),
+            root: &schema,
+            clean: false,
+            patterns: HashMap::new(),
+        };
+        let (mut accepted, mut rejected) = (0, 0);
+        for _ in 0..INPUTS {
+            let mut input = generator.arguments();
+            if !input.is_object() {
+                input = json!({});
+            }
+            let expected = reference.is_valid(&input);
+            let result = table
+                .call(
+                    &state,
+                    Context::detached(tool.name()),
+                    tool.name(),
+                    Some(input.clone()),
+                )
+                .await
+                .expect("no protocol error for object arguments");
+            let text = result.first_text().unwrap_or_default();
+            let invalid = result.is_error && text.starts_with("Invalid arguments for tool ");
+            assert_eq!(
+                !invalid,
+                expected,
+                "{}: {input} -> {text} (jsonschema: {expected})",
+                tool.name()
+            );
+            assert_eq!(
+                result.is_error,
+                invalid,
+                "{}: {input} -> {text}",
+                tool.name()
+            );
+            if expected {
+                accepted += 1;
+            } else {
+                rejected += 1;
+            }
+        }
+        println!(
+            "{:<28} inputs {:>6}  accepted {:>6}  rejected {:>6}  disagreements 0",
+            format!("#[tool] {}", tool.name()),
+            INPUTS,
+            accepted,
+            rejected
+        );
+        assert!(accepted >= INPUTS / 20 && rejected >= INPUTS / 20);
+    }
+}
+
+/// Takes a count.
+#[tool]
+async fn count(n: i64) -> i64 {
+    n
+}
+
+/// The one gap of the `i64` profile, end to end: an integer beyond `i64` passes the published
+/// schema and is refused by deserialization, as invalid arguments rather than a failure.
+#[tokio::test]
+async fn i64_gap_is_reported_as_invalid_arguments() {
+    let table = tools![count];
+    let state = Arc::new(StateMap::new());
+    for (n, ok) in [
+        (json!(9223372036854775807i64), true),
+        (json!(9223372036854775808u64), false),
+    ] {
+        let result = table
+            .call(
+                &state,
+                Context::detached("count"),
+                "count",
+                Some(json!({ "n": n })),
+            )
+            .await
+            .unwrap();
+        let text = result.first_text().unwrap_or_default().to_owned();
+        assert_eq!(result.is_error, !ok, "{text}");
+        if !ok {
+            assert!(
+                text.starts_with("Invalid arguments for tool count: /n: "),
+                "{text}"
+            );
+        }
+    }
+}
