@@ -1,0 +1,313 @@
+//! The Atrium room-booking server of seed 004: find_slots, book_room (asks the user through
+//! elicitation when the room is ambiguous), cancel_booking (idempotent; a malformed id is a
+//! protocol error).
+//!
+//! Run over stdio: `cargo run -p examples --bin atrium`.
+
+use std::collections::BTreeSet;
+use std::sync::Mutex;
+
+use examples::py_repr;
+use mcp_runtime::prelude::*;
+
+const OPEN_HOUR: i64 = 9;
+const CLOSE_HOUR: i64 = 17;
+
+struct Room {
+    id: &'static str,
+    name: &'static str,
+    aliases: &'static [&'static str],
+}
+
+const ROOMS: &[Room] = &[
+    Room {
+        id: "studio-a",
+        name: "Studio A",
+        aliases: &[],
+    },
+    Room {
+        id: "studio-b",
+        name: "Studio B",
+        aliases: &[],
+    },
+    Room {
+        id: "great-hall",
+        name: "Great Hall",
+        aliases: &["the big room", "big room"],
+    },
+];
+
+fn room(id: &str) -> Option<&'static Room> {
+    ROOMS.iter().find(|r| r.id == id)
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct Slot {
+    pub room_id: String,
+    pub day: String,
+    pub start: String,
+    pub end: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct Booking {
+    pub id: String,
+    pub room_id: String,
+    pub room: String,
+    pub day: String,
+    pub hour: i64,
+}
+
+/// The answer the user gives when asked which room they meant.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct RoomChoice {
+    pub room_id: String,
+}
+
+/// The bookings, in the order they were made, and the next id (ids are never reused).
+pub struct Bookings {
+    inner: Mutex<(Vec<Booking>, u64)>,
+}
+
+impl Default for Bookings {
+    fn default() -> Self {
+        let first = Booking {
+            id: "bk_1".into(),
+            room_id: "studio-b".into(),
+            room: "Studio B".into(),
+            day: "2026-09-17".into(),
+            hour: 9,
+        };
+        Bookings {
+            inner: Mutex::new((vec![first], 2)),
+        }
+    }
+}
+
+impl Bookings {
+    fn taken_hours(&self, room_id: &str, day: &str) -> BTreeSet<i64> {
+        let inner = self.inner.lock().unwrap();
+        inner
+            .0
+            .iter()
+            .filter(|b| b.room_id == room_id && b.day == day)
+            .map(|b| b.hour)
+            .collect()
+    }
+}
+
+fn room_list() -> String {
+    ROOMS
+        .iter()
+        .map(|r| format!("{} ({})", r.name, r.id))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// A real calendar date written `YYYY-MM-DD`.
+fn is_iso_day(day: &str) -> bool {
+    let b = day.as_bytes();
+    if b.len() != 10 || b[4] != b'-' || b[7] != b'-' {
+        return false;
+    }
+    let digits = |r: std::ops::Range<usize>| -> Option<u32> {
+        b[r].iter().try_fold(0u32, |acc, &c| {
+            c.is_ascii_digit().then(|| acc * 10 + u32::from(c - b'0'))
+        })
+    };
+    let (Some(y), Some(m), Some(d)) = (digits(0..4), digits(5..7), digits(8..10)) else {
+        return false;
+    };
+    let leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
+    let days_in_month = match m {
+        1 | 3 | 5 | 7 | 8 | 10 | 12 => 31,
+        4 | 6 | 9 | 11 => 30,
+        2 if leap => 29,
+        2 => 28,
+        _ => return false,
+    };
+    y >= 1 && (1..=days_in_month).contains(&d)
+}
+
+fn check_day(day: &str) -> Result<(), ToolError> {
+    if is_iso_day(day) {
+        Ok(())
+    } else {
+        Err(ToolError::new(format!(
+            "Invalid day {}: use YYYY-MM-DD, for example 2026-09-17.",
+            py_repr(day)
+        )))
+    }
+}
+
+/// Rooms matching a hint: exact id, name or alias (case-insensitive), else a substring of those.
+fn match_rooms(hint: &str) -> Vec<&'static Room> {
+    let h = hint.trim().to_lowercase();
+    let keys = |r: &Room| -> Vec<String> {
+        let mut k = vec![r.id.to_owned(), r.name.to_lowercase()];
+        k.extend(r.aliases.iter().map(|a| (*a).to_owned()));
+        k
+    };
+    let exact: Vec<&Room> = ROOMS.iter().filter(|r| keys(r).contains(&h)).collect();
+    if !exact.is_empty() {
+        return exact;
+    }
+    ROOMS
+        .iter()
+        .filter(|r| !h.is_empty() && keys(r).iter().any(|k| k.contains(&h)))
+        .collect()
+}
+
+/// Free slots in a room on a given day. Call this before booking anything.
+#[tool(title = "Find free slots", read_only, idempotent, open_world = false)]
+pub fn find_slots(
+    bookings: &Bookings,
+    room_id: String,
+    day: String,
+    #[arg(one_of = [30, 60, 120], default = 60)] minutes: i64,
+) -> Result<Vec<Slot>, ToolError> {
+    if room(&room_id).is_none() {
+        return Err(ToolError::new(format!(
+            "Unknown room {}. Rooms: {}.",
+            py_repr(&room_id),
+            room_list()
+        )));
+    }
+    check_day(&day)?;
+    let taken = bookings.taken_hours(&room_id, &day);
+    let span = (minutes + 59) / 60;
+    let mut slots = Vec::new();
+    for hour in OPEN_HOUR..(CLOSE_HOUR - span + 1) {
+        if (hour..hour + span).any(|h| taken.contains(&h)) {
+            continue;
+        }
+        let end = hour * 60 + minutes;
+        slots.push(Slot {
+            room_id: room_id.clone(),
+            day: day.clone(),
+            start: format!("{hour:02}:00"),
+            end: format!("{:02}:{:02}", end / 60, end % 60),
+        });
+    }
+    Ok(slots)
+}
+
+/// Book a room. If the room is ambiguous the user is asked which one they meant.
+#[tool(title = "Book a room")]
+pub async fn book_room(
+    bookings: &Bookings,
+    ctx: &Context,
+    day: String,
+    hour: i64,
+    room_hint: Option<String>,
+) -> Result<Booking, ToolError> {
+    check_day(&day)?;
+    if !(OPEN_HOUR..CLOSE_HOUR).contains(&hour) {
+        return Err(ToolError::new(format!(
+            "Rooms can be booked from 09:00 to 16:00 (whole hours); got hour {hour}."
+        )));
+    }
+    let candidates: Vec<&Room> = match &room_hint {
+        None => ROOMS.iter().collect(),
+        Some(hint) => match_rooms(hint),
+    };
+    let picked: &Room = match candidates.as_slice() {
+        [] => {
+            let hint = room_hint.as_deref().unwrap_or_default();
+            return Err(ToolError::new(format!(
+                "No room matches {}. Rooms: {}.",
+                py_repr(hint),
+                room_list()
+            )));
+        }
+        [one] => one,
+        several => {
+            let options = several
+                .iter()
+                .map(|r| format!("{} ({})", r.name, r.id))
+                .collect::<Vec<_>>()
+                .join(", ");
+            let ask_again = || {
+                ToolError::new(format!(
+                    "Which room? {options}. Call book_room again with room_hint set to one of them."
+                ))
+            };
+            let question = format!("Which room for {day} at {hour:02}:00? Options: {options}.");
+            let answer = match ctx.elicit::<RoomChoice>(&question).await {
+                Ok(answer) => answer,
+                // No elicitation capability, or no channel to ask on (the stateless era).
+                Err(_) => return Err(ask_again()),
+            };
+            let Elicitation::Accept(choice) = answer else {
+                return Err(ToolError::new("No room was chosen, so nothing was booked."));
+            };
+            match several.iter().find(|r| r.id == choice.room_id) {
+                Some(r) => r,
+                None => {
+                    return Err(ToolError::new(format!(
+                        "{} is not one of the offered rooms: {options}.",
+                        py_repr(&choice.room_id)
+                    )));
+                }
+            }
+        }
+    };
+    let mut inner = bookings.inner.lock().unwrap();
+    if inner
+        .0
+        .iter()
+        .any(|b| b.room_id == picked.id && b.day == day && b.hour == hour)
+    {
+        return Err(ToolError::new(format!(
+            "{} is already booked at {hour:02}:00 on {day}.",
+            picked.name
+        )));
+    }
+    let booking = Booking {
+        id: format!("bk_{}", inner.1),
+        room_id: picked.id.into(),
+        room: picked.name.into(),
+        day,
+        hour,
+    };
+    inner.1 += 1;
+    inner.0.push(booking.clone());
+    Ok(booking)
+}
+
+/// Cancel a booking and free the slot.
+#[tool(destructive, idempotent, open_world = false)]
+pub fn cancel_booking(bookings: &Bookings, booking_id: String) -> Result<String, ToolError> {
+    if !booking_id.starts_with("bk_") {
+        return Err(ToolError::protocol(
+            -32602,
+            format!(
+                "malformed booking id: {} (expected bk_<number>)",
+                py_repr(&booking_id)
+            ),
+        ));
+    }
+    let mut inner = bookings.inner.lock().unwrap();
+    match inner.0.iter().position(|b| b.id == booking_id) {
+        None => Ok(format!(
+            "No booking called {booking_id} — nothing to cancel."
+        )),
+        Some(i) => {
+            inner.0.remove(i);
+            Ok(format!("Cancelled {booking_id}."))
+        }
+    }
+}
+
+/// The server: `atrium` with find_slots, book_room and cancel_booking, and bk_1 booked.
+pub fn server() -> Server {
+    Server::builder("atrium", "1.0.0")
+        .state(Bookings::default())
+        .tools(tools![find_slots, book_room, cancel_booking])
+        .build()
+        .expect("every tool's state is given")
+}
+
+fn main() -> Result<(), Box<dyn std::error::Error>> {
+    examples::serve_stdio(server())
+}

@@ -1,0 +1,59 @@
+//! The notes server of seed 001: one tool with structured output and a helpful ToolError.
+//!
+//! Run over stdio: `cargo run -p examples --bin notes`.
+
+use std::collections::BTreeMap;
+
+use examples::py_list;
+use examples::py_repr;
+use mcp_runtime::prelude::*;
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct Note {
+    pub title: String,
+    pub body: String,
+    pub words: i64,
+}
+
+/// The notes, by title.
+pub struct Notes(pub BTreeMap<String, String>);
+
+impl Default for Notes {
+    fn default() -> Self {
+        Notes(BTreeMap::from([(
+            "groceries".to_owned(),
+            "milk, eggs".to_owned(),
+        )]))
+    }
+}
+
+/// Return one note by its exact title.
+#[tool]
+pub fn get_note(notes: &Notes, title: String) -> Result<Note, ToolError> {
+    let Some(body) = notes.0.get(&title) else {
+        let known: Vec<&str> = notes.0.keys().map(String::as_str).collect();
+        return Err(ToolError::new(format!(
+            "No note {}. Known titles: {}",
+            py_repr(&title),
+            py_list(&known)
+        )));
+    };
+    Ok(Note {
+        words: body.split_whitespace().count() as i64,
+        body: body.clone(),
+        title,
+    })
+}
+
+/// The server: `Notes` with get_note.
+pub fn server() -> Server {
+    Server::builder("Notes", "1.0.0")
+        .state(Notes::default())
+        .tools(tools![get_note])
+        .build()
+        .expect("every tool's state is given")
+}
+
+fn main() -> Result<(), Box<dyn std::error::Error>> {
+    examples::serve_stdio(server())
+}
