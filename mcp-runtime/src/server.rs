@@ -2,6 +2,29 @@
 //! logging. Transport-independent: a transport hands each incoming message and its
 //! [`Connection`] to [`Server::handle`] and writes out the response and whatever the connection
 //! queues.
+//!
+//! ```
+//! use mcp_runtime::Client;
+//! use mcp_runtime::prelude::*;
+//!
+//! /// Add two integers.
+//! #[tool]
+//! fn add(a: i64, b: i64) -> i64 {
+//!     a + b
+//! }
+//!
+//! # #[tokio::main(flavor = "current_thread")]
+//! # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+//! let server = Server::builder("calc", "1.0.0")
+//!     .instructions("Arithmetic.")
+//!     .tools(tools![add])
+//!     .build()?;
+//! // A binary serves it with `server.serve_stdio().await?`; a test talks to it in memory:
+//! let client = Client::in_process(&server).await?;
+//! let result = client.call_tool("add", serde_json::json!({"a": 2, "b": 3})).await?;
+//! assert_eq!(result.structured_content, Some(serde_json::json!({"result": 5})));
+//! # Ok(()) }
+//! ```
 
 use std::fmt;
 use std::future::Future;

@@ -22,6 +22,8 @@ pub struct Probe {
     pub running: AtomicUsize,
     /// The most `slow` calls seen running at once.
     pub max_running: AtomicUsize,
+    /// Cancellations `watch_cancel` saw through `Context::cancelled`.
+    pub saw_cancel: std::sync::Arc<AtomicUsize>,
 }
 
 /// Return the text unchanged.
@@ -87,6 +89,8 @@ pub struct Stats {
     pub running: usize,
     /// The most `slow` calls seen running at once.
     pub max_running: usize,
+    /// Cancellations `watch_cancel` saw.
+    pub saw_cancel: usize,
 }
 
 /// The counters of the slow tool.
@@ -98,7 +102,23 @@ pub fn stats(probe: &Probe) -> Stats {
         dropped: probe.dropped.load(Ordering::SeqCst),
         running: probe.running.load(Ordering::SeqCst),
         max_running: probe.max_running.load(Ordering::SeqCst),
+        saw_cancel: probe.saw_cancel.load(Ordering::SeqCst),
     }
+}
+
+/// Wait until cancelled; a helper task watches `Context::cancelled` and counts what it saw.
+#[tool]
+pub async fn watch_cancel(ctx: &Context, probe: &Probe) -> String {
+    let watcher = ctx.clone();
+    let saw = probe.saw_cancel.clone();
+    tokio::spawn(async move {
+        watcher.cancelled().await;
+        if watcher.is_cancelled() {
+            saw.fetch_add(1, Ordering::SeqCst);
+        }
+    });
+    std::future::pending::<()>().await;
+    "never".into()
 }
 
 /// Count to `steps`, reporting progress `1..=steps` of `steps`; then a report that does not grow
@@ -204,7 +224,17 @@ pub async fn pick_color(ctx: &Context, prompt: Option<String>) -> Result<String,
 /// Every kit tool, in listing order.
 pub fn table() -> ToolTable {
     tools![
-        echo, add, fail, explode, slow, stats, count, chatty, whoami, pick_color
+        echo,
+        add,
+        fail,
+        explode,
+        slow,
+        stats,
+        count,
+        chatty,
+        whoami,
+        pick_color,
+        watch_cancel
     ]
 }
 
@@ -220,6 +250,7 @@ pub const NAMES: &[&str] = &[
     "chatty",
     "whoami",
     "pick_color",
+    "watch_cancel",
 ];
 
 /// The kit server's builder: tools, state, identity and instructions; options left default.

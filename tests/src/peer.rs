@@ -185,8 +185,15 @@ impl RawPeer {
 
     /// The params of a request in this peer's era: the stateless envelope added when needed.
     pub fn params(&self, mut params: Value) -> Value {
-        if self.era == Era::Stateless && params.get("_meta").is_none() {
-            params["_meta"] = envelope();
+        if self.era == Era::Stateless {
+            if !params["_meta"].is_object() {
+                params["_meta"] = json!({});
+            }
+            for (k, v) in envelope().as_object().unwrap() {
+                if params["_meta"].get(k).is_none() {
+                    params["_meta"][k] = v.clone();
+                }
+            }
         }
         params
     }

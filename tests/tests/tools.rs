@@ -58,7 +58,7 @@ async fn pages_follow_the_cursor_and_cover_every_tool_once() {
                 None => break,
             }
         }
-        assert_eq!(sizes, [3, 3, 3, 1], "{via:?} {era:?}");
+        assert_eq!(sizes, [3, 3, 3, 2], "{via:?} {era:?}");
         assert_eq!(all, NAMES);
         // The client's list_tools follows the pages itself.
         assert_eq!(names(&conn.client.list_tools().await.unwrap()), NAMES);
