@@ -145,7 +145,7 @@ pub(crate) async fn run(
         },
         Err(payload) => {
             let id = next_error_id();
-            let message = panic_message(&payload);
+            let message = panic_message(&*payload);
             let location = LAST_PANIC
                 .with(|p| p.borrow_mut().take())
                 .unwrap_or_else(|| "unknown location".into());

@@ -1,4 +1,7 @@
 //! What `#[tool]` expands to, written by hand: pins the `__private` API the macro targets.
+//! The generated code silences the same lints: autoref specialization needs the explicit borrows
+//! and imports both kind traits whichever one applies.
+#![allow(unused_imports, clippy::needless_borrow)]
 
 use std::sync::Arc;
 
