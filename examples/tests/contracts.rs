@@ -1,0 +1,653 @@
+//! Every example binary over stdio, in both protocol eras (the `initialize` handshake and the
+//! stateless 2026-07-28 era):
+//!
+//! - its published `tools/list` equals the committed golden file
+//!   `examples/golden/<example>.tools.json`; a change fails with a line diff, and
+//!   `UPDATE_GOLDEN=1 cargo test -p examples --test contracts` rewrites the files, so a contract
+//!   change is reviewed like code;
+//! - its seed's scenario runs end to end: valid calls, violated constraints, the ToolError path,
+//!   the hidden crash, an unknown tool, a nameless `tools/call`, state after a rejected call, and
+//!   for atrium the elicitation answers.
+//!
+//! The official Python client drives the same scenarios, against the Python reference servers
+//! too, in `tests/python.rs`.
+
+use std::collections::VecDeque;
+use std::path::PathBuf;
+use std::process::Stdio;
+use std::sync::{Arc, Mutex};
+
+use mcp_runtime::client::{ElicitationAnswer, ElicitationRequest};
+use mcp_runtime::{CallToolResult, Client};
+use serde_json::{Value, json};
+use tokio::io::AsyncReadExt;
+use tokio::process::{Child, Command};
+use tokio::task::JoinHandle;
+
+const EXAMPLES: [&str; 4] = ["tasks", "shop", "notes", "atrium"];
+
+fn binary(example: &str) -> &'static str {
+    match example {
+        "tasks" => env!("CARGO_BIN_EXE_tasks"),
+        "shop" => env!("CARGO_BIN_EXE_shop"),
+        "notes" => env!("CARGO_BIN_EXE_notes"),
+        "atrium" => env!("CARGO_BIN_EXE_atrium"),
+        other => panic!("no example {other}"),
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Era {
+    Handshake,
+    Stateless,
+}
+
+const ERAS: [Era; 2] = [Era::Handshake, Era::Stateless];
+
+/// The user's scripted answers to elicitation requests, and the questions asked.
+#[derive(Default)]
+struct User {
+    answers: Mutex<VecDeque<ElicitationAnswer>>,
+    asked: Mutex<Vec<ElicitationRequest>>,
+}
+
+impl User {
+    fn will(&self, answer: ElicitationAnswer) {
+        self.answers.lock().unwrap().push_back(answer);
+    }
+
+    fn asked(&self) -> Vec<ElicitationRequest> {
+        std::mem::take(&mut *self.asked.lock().unwrap())
+    }
+}
+
+/// An example binary running as a child process, with a client on its stdio.
+struct Served {
+    client: Client,
+    child: Child,
+    stderr: JoinHandle<String>,
+}
+
+impl Served {
+    async fn start(example: &str, era: Era, user: Option<Arc<User>>) -> Served {
+        let mut child = Command::new(binary(example))
+            .env("RUST_LOG", "info")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .kill_on_drop(true)
+            .spawn()
+            .unwrap_or_else(|e| panic!("start {example}: {e}"));
+        let mut err = child.stderr.take().unwrap();
+        let stderr = tokio::spawn(async move {
+            let mut text = String::new();
+            let _ = err.read_to_string(&mut text).await;
+            text
+        });
+        let mut builder = Client::builder();
+        if era == Era::Stateless {
+            builder = builder.stateless();
+        }
+        if let Some(user) = user {
+            builder = builder.elicitation_handler(move |request| {
+                let user = user.clone();
+                async move {
+                    user.asked.lock().unwrap().push(request);
+                    user.answers
+                        .lock()
+                        .unwrap()
+                        .pop_front()
+                        .expect("the scenario planned an answer")
+                }
+            });
+        }
+        let stdout = child.stdout.take().unwrap();
+        let stdin = child.stdin.take().unwrap();
+        let client = builder
+            .over_io(stdout, stdin)
+            .await
+            .unwrap_or_else(|e| panic!("connect to {example} ({era:?}): {e}"));
+        let expected = match era {
+            Era::Handshake => "2025-11-25",
+            Era::Stateless => "2026-07-28",
+        };
+        assert_eq!(client.protocol_version(), Some(expected), "{example}");
+        Served {
+            client,
+            child,
+            stderr,
+        }
+    }
+
+    /// Closes stdin, waits for the server to exit and returns what it logged.
+    async fn stop(mut self) -> String {
+        self.client.close().await;
+        let status = self.child.wait().await.expect("wait for the server");
+        assert!(status.success(), "the server exited with {status}");
+        self.stderr.await.expect("the stderr reader")
+    }
+
+    async fn call(&self, tool: &str, args: Value) -> CallToolResult {
+        self.client
+            .call_tool(tool, args)
+            .await
+            .unwrap_or_else(|e| panic!("{tool}: {e}"))
+    }
+
+    /// A successful call's structuredContent; its one text block carries the same JSON.
+    async fn ok(&self, tool: &str, args: Value) -> Value {
+        let result = self.call(tool, args).await;
+        assert!(!result.is_error, "{tool}: {result:?}");
+        let structured = result.structured_content.clone().expect("structured");
+        let text = result.first_text().expect("a text block");
+        let inner = match structured.as_object() {
+            Some(m) if m.len() == 1 && m.contains_key("result") => &m["result"],
+            _ => &structured,
+        };
+        match inner {
+            Value::String(s) => assert_eq!(text, s),
+            other => assert_eq!(&serde_json::from_str::<Value>(text).unwrap(), other),
+        }
+        structured
+    }
+
+    /// A failed call's text (its only text block, no structuredContent).
+    async fn error(&self, tool: &str, args: Value) -> String {
+        let result = self.call(tool, args).await;
+        assert!(result.is_error, "{tool}: {result:?}");
+        assert_eq!(result.structured_content, None, "{tool}");
+        assert_eq!(result.content.len(), 1, "{tool}: {result:?}");
+        result.first_text().unwrap().to_owned()
+    }
+
+    /// A request that must fail as a JSON-RPC error: its code and message.
+    async fn protocol_error(&self, method: &str, params: Value) -> (i64, String) {
+        match self.client.request(method, params).await {
+            Ok(result) => panic!("{method}: expected an error, got {result}"),
+            Err(e) => {
+                let e = e.protocol().unwrap_or_else(|| panic!("{method}: {e}"));
+                (e.code, e.message.clone())
+            }
+        }
+    }
+
+    /// `delete_task` is no tool of any example: the Python SDK's text, then the valid names.
+    async fn unknown_tool(&self, valid: &str) {
+        let result = self.call("delete_task", json!({"task_id": "T-1"})).await;
+        assert!(result.is_error);
+        let texts: Vec<String> = result
+            .to_json()
+            .get("content")
+            .and_then(Value::as_array)
+            .unwrap()
+            .iter()
+            .map(|c| c["text"].as_str().unwrap_or_default().to_owned())
+            .collect();
+        assert_eq!(
+            texts,
+            [
+                "Unknown tool: delete_task",
+                &format!("Valid tools: {valid}")
+            ]
+        );
+    }
+
+    async fn nameless_call(&self) {
+        assert_eq!(
+            self.protocol_error("tools/call", json!({"arguments": {}}))
+                .await,
+            (
+                -32602,
+                "Invalid request parameters: tools/call needs a string `name`".to_owned()
+            )
+        );
+    }
+}
+
+fn invalid(tool: &str, what: &str) -> String {
+    format!("Invalid arguments for tool {tool}: {what}")
+}
+
+// ---- golden contracts ---------------------------------------------------------------------------
+
+fn golden_path(example: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("golden")
+        .join(format!("{example}.tools.json"))
+}
+
+/// Compares what `example` publishes in `era` with its golden file.
+async fn check_golden(example: &str, era: Era) -> Result<(), String> {
+    let served = Served::start(example, era, None).await;
+    let tools = served.client.list_tools().await.expect("tools/list");
+    served.stop().await;
+    let actual = serde_json::to_string_pretty(&Value::Array(tools)).unwrap() + "\n";
+    let path = golden_path(example);
+    if std::env::var_os("UPDATE_GOLDEN").is_some() && era == Era::Handshake {
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(&path, &actual).unwrap();
+        return Ok(());
+    }
+    let expected = std::fs::read_to_string(&path)
+        .map_err(|e| format!("{}: {e}; UPDATE_GOLDEN=1 creates it", path.display()))?;
+    if expected == actual {
+        return Ok(());
+    }
+    Err(format!(
+        "{example} ({era:?}) no longer publishes {} (- golden, + published; review, then \
+         UPDATE_GOLDEN=1 cargo test -p examples --test contracts rewrites it):\n{}",
+        path.display(),
+        line_diff(&expected, &actual)
+    ))
+}
+
+/// A line diff (longest common subsequence) showing the changed lines with two lines of context.
+fn line_diff(expected: &str, actual: &str) -> String {
+    let a: Vec<&str> = expected.lines().collect();
+    let b: Vec<&str> = actual.lines().collect();
+    let mut lcs = vec![vec![0usize; b.len() + 1]; a.len() + 1];
+    for i in (0..a.len()).rev() {
+        for j in (0..b.len()).rev() {
+            lcs[i][j] = if a[i] == b[j] {
+                lcs[i + 1][j + 1] + 1
+            } else {
+                lcs[i + 1][j].max(lcs[i][j + 1])
+            };
+        }
+    }
+    let mut lines: Vec<(char, usize, &str)> = Vec::new();
+    let (mut i, mut j) = (0, 0);
+    while i < a.len() || j < b.len() {
+        if i < a.len() && j < b.len() && a[i] == b[j] {
+            lines.push((' ', i + 1, a[i]));
+            i += 1;
+            j += 1;
+        } else if i < a.len() && (j == b.len() || lcs[i + 1][j] >= lcs[i][j + 1]) {
+            lines.push(('-', i + 1, a[i]));
+            i += 1;
+        } else {
+            lines.push(('+', j + 1, b[j]));
+            j += 1;
+        }
+    }
+    let changed: Vec<usize> = (0..lines.len()).filter(|&k| lines[k].0 != ' ').collect();
+    let near = |k: usize| changed.iter().any(|&c| c.abs_diff(k) <= 2);
+    let mut out = String::new();
+    let mut skipped = false;
+    for (k, (mark, line_no, text)) in lines.iter().enumerate() {
+        if near(k) {
+            if skipped {
+                out += "  ...\n";
+                skipped = false;
+            }
+            out += &format!("{mark} {line_no:>4} {text}\n");
+        } else {
+            skipped = true;
+        }
+    }
+    out
+}
+
+#[test]
+fn line_diff_shows_changes_with_context() {
+    let golden = "1\n2\n3\n4\n5\n6\n7\n8\n";
+    let now = "1\n2\n3\n4\n5\nsix\n7\n8\n";
+    assert_eq!(
+        line_diff(golden, now),
+        "  ...\n     4 4\n     5 5\n-    6 6\n+    6 six\n     7 7\n     8 8\n"
+    );
+    assert_eq!(line_diff("a\n", "a\nb\n"), "     1 a\n+    2 b\n");
+}
+
+#[tokio::test]
+async fn every_example_publishes_its_golden_contract_in_both_eras() {
+    let mut failures = Vec::new();
+    for example in EXAMPLES {
+        for era in ERAS {
+            if let Err(e) = check_golden(example, era).await {
+                failures.push(e);
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+// ---- the seeds' scenarios -----------------------------------------------------------------------
+
+fn seed_tasks() -> Vec<Value> {
+    vec![
+        json!({"id": "T-1", "title": "Write the release notes", "priority": "normal", "status": "open"}),
+        json!({"id": "T-2", "title": "Fix the login redirect bug", "priority": "high", "status": "done"}),
+        json!({"id": "T-3", "title": "Update the API docs", "priority": "low", "status": "open"}),
+    ]
+}
+
+#[tokio::test]
+async fn tasks_scenario_in_both_eras() {
+    for era in ERAS {
+        let s = Served::start("tasks", era, None).await;
+        let info = s.client.server_info().unwrap();
+        assert_eq!(
+            (info.name.as_str(), info.version.as_str()),
+            ("tasks", "1.0.0")
+        );
+        assert_eq!(
+            s.client.instructions(),
+            Some("Read and update the task tracker of one software project.")
+        );
+        let all = json!({"tasks": seed_tasks(), "count": 3});
+        assert_eq!(s.ok("list_tasks", json!({})).await, all);
+        assert_eq!(
+            s.ok("list_tasks", json!({"status": "open"})).await,
+            json!({"tasks": [seed_tasks()[0], seed_tasks()[2]], "count": 2})
+        );
+        for (args, what) in [
+            (
+                json!({"title": "v2"}),
+                "/title: must be at least 3 characters (got 2)",
+            ),
+            (
+                json!({"title": "x".repeat(81)}),
+                "/title: must be at most 80 characters (got 81)",
+            ),
+            (
+                json!({"title": "Tag v1.2", "priority": "urgent"}),
+                r#"/priority: must be one of "low", "normal", "high" (got "urgent")"#,
+            ),
+            (json!({"title": 5}), "/title: must be a string (got number)"),
+            (
+                json!({"title": "Tag v1.2", "due": "friday"}),
+                r#"/: unknown argument "due" (allowed: title, priority)"#,
+            ),
+            (json!({}), r#"/: missing required argument "title""#),
+        ] {
+            assert_eq!(
+                s.error("add_task", args).await,
+                invalid("add_task", what),
+                "{era:?}"
+            );
+        }
+        assert_eq!(
+            s.error("complete_task", json!({"task_id": "X-1"})).await,
+            invalid("complete_task", r"/task_id: must match the pattern ^T-\d+$")
+        );
+        assert_eq!(s.ok("list_tasks", json!({})).await, all, "state unchanged");
+        assert_eq!(
+            s.ok("add_task", json!({"title": "Tag v1.2", "priority": "high"}))
+                .await,
+            json!({"id": "T-4", "title": "Tag v1.2", "priority": "high", "status": "open"})
+        );
+        assert_eq!(
+            s.ok("add_task", json!({"title": "abc"})).await,
+            json!({"id": "T-5", "title": "abc", "priority": "normal", "status": "open"})
+        );
+        let mut done = seed_tasks()[0].clone();
+        done["status"] = json!("done");
+        for _ in 0..2 {
+            assert_eq!(s.ok("complete_task", json!({"task_id": "T-1"})).await, done);
+        }
+        assert_eq!(
+            s.error("complete_task", json!({"task_id": "T-9"})).await,
+            "Error executing tool complete_task: No task with ID T-9. Call list_tasks to see the valid IDs."
+        );
+        s.unknown_tool("list_tasks, add_task, complete_task").await;
+        s.nameless_call().await;
+        assert_eq!(
+            s.ok("list_tasks", json!({"status": "done"})).await["count"],
+            2
+        );
+        s.stop().await;
+    }
+}
+
+#[tokio::test]
+async fn shop_scenario_in_both_eras() {
+    for era in ERAS {
+        let s = Served::start("shop", era, None).await;
+        let a1042 = json!({"id": "A1042", "status": "paid", "total": 59.9});
+        assert_eq!(s.ok("get_order", json!({"order_id": 1042})).await, a1042);
+        assert_eq!(
+            s.ok("get_order", json!({"order_id": 1042, "verbose": true}))
+                .await,
+            a1042
+        );
+        assert_eq!(
+            s.error("get_order", json!({"order_id": 7})).await,
+            "Error executing tool get_order: no order with id 7"
+        );
+        let crash = s
+            .client
+            .call_tool_raw("get_order", json!({"order_id": 13}))
+            .await
+            .unwrap();
+        assert_eq!(
+            crash["content"],
+            json!([{"type": "text", "text": "Error executing tool get_order"}])
+        );
+        assert_eq!(crash["isError"], true);
+        assert_eq!(crash.get("structuredContent"), None);
+        let sent = crash.to_string();
+        assert!(
+            !sent.contains("hunter2") && !sent.contains("10.0.0.5"),
+            "{sent}"
+        );
+        // The result may carry an id that finds the logged error.
+        let error_id = crash["_meta"]["errorId"].as_str().map(str::to_owned);
+        for (args, what) in [
+            (
+                json!({"order_id": 10000}),
+                "/order_id: must be <= 9999 (got 10000)",
+            ),
+            (json!({"order_id": -1}), "/order_id: must be >= 0 (got -1)"),
+            (
+                json!({"order_id": "5"}),
+                "/order_id: must be an integer (got string)",
+            ),
+            (
+                json!({"order_id": true}),
+                "/order_id: must be an integer (got boolean)",
+            ),
+            (
+                json!({"order_id": 1042, "verbose": "yes"}),
+                "/verbose: must be a boolean (got string)",
+            ),
+        ] {
+            assert_eq!(
+                s.error("get_order", args).await,
+                invalid("get_order", what),
+                "{era:?}"
+            );
+        }
+        assert_eq!(
+            s.ok("cancel_order", json!({"order_id": 1042})).await,
+            json!({"result": "order 1042 cancelled"})
+        );
+        s.unknown_tool("get_order, cancel_order").await;
+        s.nameless_call().await;
+        let logged = s.stop().await;
+        let line = logged
+            .lines()
+            .find(|l| l.contains("db at 10.0.0.5 refused password 'hunter2'"))
+            .unwrap_or_else(|| panic!("the crash is logged on stderr: {logged}"));
+        if let Some(id) = error_id {
+            assert!(line.contains(&id), "{id} in {line}");
+        }
+    }
+}
+
+#[tokio::test]
+async fn notes_scenario_in_both_eras() {
+    for era in ERAS {
+        let s = Served::start("notes", era, None).await;
+        assert_eq!(s.client.server_info().unwrap().name, "Notes");
+        assert_eq!(
+            s.ok("get_note", json!({"title": "groceries"})).await,
+            json!({"title": "groceries", "body": "milk, eggs", "words": 2})
+        );
+        assert_eq!(
+            s.error("get_note", json!({"title": "nope"})).await,
+            "Error executing tool get_note: No note 'nope'. Known titles: ['groceries']"
+        );
+        assert_eq!(
+            s.error("get_note", json!({"title": "it's"})).await,
+            r#"Error executing tool get_note: No note "it's". Known titles: ['groceries']"#
+        );
+        assert_eq!(
+            s.error("get_note", json!({})).await,
+            invalid("get_note", r#"/: missing required argument "title""#)
+        );
+        s.unknown_tool("get_note").await;
+        s.nameless_call().await;
+        s.stop().await;
+    }
+}
+
+const DAY: &str = "2026-09-17";
+const ROOMS: &str = "Studio A (studio-a), Studio B (studio-b), Great Hall (great-hall)";
+
+fn slots(room: &str, starts: std::ops::Range<i64>, minutes: i64) -> Value {
+    let slots: Vec<Value> = starts
+        .map(|h| {
+            let end = h * 60 + minutes;
+            json!({"room_id": room, "day": DAY, "start": format!("{h:02}:00"),
+                   "end": format!("{:02}:{:02}", end / 60, end % 60)})
+        })
+        .collect();
+    json!({ "result": slots })
+}
+
+fn booking(n: u32, room_id: &str, room: &str, hour: i64) -> Value {
+    json!({"id": format!("bk_{n}"), "room_id": room_id, "room": room, "day": DAY, "hour": hour})
+}
+
+#[tokio::test]
+async fn atrium_scenario_in_both_eras() {
+    for era in ERAS {
+        let user = Arc::new(User::default());
+        let s = Served::start("atrium", era, Some(user.clone())).await;
+        assert_eq!(
+            s.ok("find_slots", json!({"room_id": "studio-b", "day": DAY}))
+                .await,
+            slots("studio-b", 10..17, 60)
+        );
+        assert_eq!(
+            s.ok(
+                "find_slots",
+                json!({"room_id": "studio-b", "day": DAY, "minutes": 30})
+            )
+            .await,
+            slots("studio-b", 10..17, 30)
+        );
+        assert_eq!(
+            s.error(
+                "find_slots",
+                json!({"room_id": "studio-b", "day": DAY, "minutes": 45})
+            )
+            .await,
+            invalid(
+                "find_slots",
+                "/minutes: must be one of 30, 60, 120 (got 45)"
+            )
+        );
+        assert_eq!(
+            s.error(
+                "book_room",
+                json!({"day": DAY, "hour": "11", "room_hint": "studio-a"})
+            )
+            .await,
+            invalid("book_room", "/hour: must be an integer (got string)")
+        );
+        assert_eq!(
+            s.error("find_slots", json!({"room_id": "attic", "day": DAY}))
+                .await,
+            format!("Error executing tool find_slots: Unknown room 'attic'. Rooms: {ROOMS}.")
+        );
+        assert_eq!(
+            s.error(
+                "book_room",
+                json!({"day": DAY, "hour": 9, "room_hint": "studio b"})
+            )
+            .await,
+            format!(
+                "Error executing tool book_room: Studio B is already booked at 09:00 on {DAY}."
+            )
+        );
+        assert_eq!(
+            s.ok(
+                "book_room",
+                json!({"day": DAY, "hour": 10, "room_hint": "the big room"})
+            )
+            .await,
+            booking(2, "great-hall", "Great Hall", 10)
+        );
+
+        // No hint: the user is asked, and picks the Great Hall.
+        user.will(ElicitationAnswer::Accept(json!({"room_id": "great-hall"})));
+        assert_eq!(
+            s.ok("book_room", json!({"day": DAY, "hour": 11})).await,
+            booking(3, "great-hall", "Great Hall", 11)
+        );
+        let asked = user.asked();
+        assert_eq!(asked.len(), 1, "{era:?}");
+        assert_eq!(
+            asked[0].message,
+            format!("Which room for {DAY} at 11:00? Options: {ROOMS}.")
+        );
+        assert_eq!(
+            asked[0].requested_schema["properties"]["room_id"]["type"],
+            "string"
+        );
+        assert_eq!(asked[0].requested_schema["required"], json!(["room_id"]));
+        // An ambiguous hint, and the user declines: nothing is booked.
+        user.will(ElicitationAnswer::Decline);
+        assert_eq!(
+            s.error(
+                "book_room",
+                json!({"day": DAY, "hour": 12, "room_hint": "studio"})
+            )
+            .await,
+            "Error executing tool book_room: No room was chosen, so nothing was booked."
+        );
+        assert_eq!(user.asked().len(), 1);
+        assert_eq!(
+            s.ok("find_slots", json!({"room_id": "studio-a", "day": DAY}))
+                .await,
+            slots("studio-a", 9..17, 60)
+        );
+
+        assert_eq!(
+            s.ok("cancel_booking", json!({"booking_id": "bk_3"})).await,
+            json!({"result": "Cancelled bk_3."})
+        );
+        assert_eq!(
+            s.ok("cancel_booking", json!({"booking_id": "bk_3"})).await,
+            json!({"result": "No booking called bk_3 — nothing to cancel."})
+        );
+        assert_eq!(
+            s.protocol_error(
+                "tools/call",
+                json!({"name": "cancel_booking", "arguments": {"booking_id": "42"}})
+            )
+            .await,
+            (
+                -32602,
+                "malformed booking id: '42' (expected bk_<number>)".to_owned()
+            )
+        );
+        s.unknown_tool("find_slots, book_room, cancel_booking")
+            .await;
+        s.nameless_call().await;
+        s.stop().await;
+
+        // A client that cannot be asked is told to call again with a hint.
+        let s = Served::start("atrium", era, None).await;
+        assert_eq!(
+            s.error("book_room", json!({"day": DAY, "hour": 11})).await,
+            format!(
+                "Error executing tool book_room: Which room? {ROOMS}. Call book_room again with \
+                 room_hint set to one of them."
+            )
+        );
+        s.stop().await;
+    }
+}
