@@ -8,6 +8,7 @@ use std::collections::BTreeSet;
 use std::sync::Mutex;
 
 use examples::py_repr;
+use mcp_runtime::ElicitError;
 use mcp_runtime::prelude::*;
 
 const OPEN_HOUR: i64 = 9;
@@ -227,16 +228,19 @@ pub async fn book_room(
                 .map(|r| format!("{} ({})", r.name, r.id))
                 .collect::<Vec<_>>()
                 .join(", ");
-            let ask_again = || {
-                ToolError::new(format!(
-                    "Which room? {options}. Call book_room again with room_hint set to one of them."
-                ))
-            };
             let question = format!("Which room for {day} at {hour:02}:00? Options: {options}.");
             let answer = match ctx.elicit::<RoomChoice>(&question).await {
                 Ok(answer) => answer,
-                // No elicitation capability, or no channel to ask on (the stateless era).
-                Err(_) => return Err(ask_again()),
+                // The user cannot be asked: the model is told how to name the room itself.
+                Err(e @ (ElicitError::Unsupported | ElicitError::NotConnected)) => {
+                    return Err(e.into_tool_error(format!(
+                        "Which room? {options}. Call book_room again with room_hint set to one of them."
+                    )));
+                }
+                // The client refused to ask: its error goes back as the call's error.
+                Err(ElicitError::Client(e)) => return Err(e.into()),
+                // An answer that does not fit the form, or a lost connection: hidden, logged.
+                Err(e) => return Err(ToolError::internal(e)),
             };
             let Elicitation::Accept(choice) = answer else {
                 return Err(ToolError::new("No room was chosen, so nothing was booked."));

@@ -609,6 +609,17 @@ async fn atrium_scenario_in_both_eras() {
             "Error executing tool book_room: No room was chosen, so nothing was booked."
         );
         assert_eq!(user.asked().len(), 1);
+        // An answer that does not fit the form: a hidden error, as the reference's.
+        user.will(ElicitationAnswer::Accept(json!({})));
+        assert_eq!(
+            s.error(
+                "book_room",
+                json!({"day": DAY, "hour": 12, "room_hint": "studio"})
+            )
+            .await,
+            "Error executing tool book_room"
+        );
+        assert_eq!(user.asked().len(), 1);
         assert_eq!(
             s.ok("find_slots", json!({"room_id": "studio-a", "day": DAY}))
                 .await,

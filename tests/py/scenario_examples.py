@@ -181,9 +181,9 @@ class Scenario:
         await self.step(name, body, compare)
 
     async def protocol_error(self, name: str, tool: str | None, args: dict, code: int, message: str,
-                             *, same_message: bool) -> None:
+                             *, same_message: bool, servers: tuple[str, ...] = ("ours", "ref")) -> None:
         """A call that must fail as a JSON-RPC error (MCPError), not as a tool result."""
-        compare = self.ref is not None
+        compare = self.ref is not None and "ref" in servers
 
         async def raised(server: Server) -> MCPError:
             try:
@@ -538,6 +538,19 @@ async def atrium(sc: Scenario, binary: str, reference: str | None, workdir: str)
                       text="Error executing tool book_room: 'great-hall' is not one of the offered rooms: "
                            "Studio A (studio-a), Studio B (studio-b).",
                       servers=elicit_with_ref)
+        for server in (ours, ref):
+            if server is not None:
+                server.answers = [types.ElicitResult(action="accept", content={})]
+        await sc.call("book_room: an answer that does not fit the form is a hidden error", "book_room",
+                      {"day": DAY, "hour": 12, "room_hint": "studio"}, error=True,
+                      text="Error executing tool book_room", servers=elicit_with_ref)
+        for server in (ours, ref):
+            if server is not None:
+                server.answers = [types.ErrorData(code=types.INTERNAL_ERROR, message="no user at the keyboard")]
+        await sc.protocol_error("book_room: the client's error answering the question is the call's error",
+                                "book_room", {"day": DAY, "hour": 12, "room_hint": "studio"},
+                                types.INTERNAL_ERROR, "no user at the keyboard", same_message=True,
+                                servers=elicit_with_ref)
         await sc.call("find_slots: only the accepted answer booked anything", "find_slots",
                       {"room_id": "great-hall", "day": DAY}, structured=slots("great-hall", [9, 12, 13, 14, 15, 16]),
                       servers=elicit_with_ref)
