@@ -26,6 +26,8 @@ pub struct Connection {
 
 pub(crate) struct ConnectionInner {
     out: mpsc::UnboundedSender<Value>,
+    /// Per-request sinks (see [`Connection::route_request`]).
+    routes: Mutex<HashMap<RequestId, mpsc::UnboundedSender<Value>>>,
     pub(crate) session: Mutex<Session>,
     pub(crate) in_flight: Mutex<HashMap<RequestId, CancelToken>>,
     pending: Mutex<HashMap<RequestId, oneshot::Sender<Result<Value, ProtocolError>>>>,
@@ -68,6 +70,7 @@ impl Connection {
         let conn = Connection {
             inner: Arc::new(ConnectionInner {
                 out,
+                routes: Mutex::new(HashMap::new()),
                 session: Mutex::new(Session::default()),
                 in_flight: Mutex::new(HashMap::new()),
                 pending: Mutex::new(HashMap::new()),
@@ -83,6 +86,31 @@ impl Connection {
         let _ = self.inner.out.send(message);
     }
 
+    /// Sends the messages about the request `id` (its progress and log notifications and the
+    /// requests a tool makes to the client while serving it) to `sink` rather than to the
+    /// connection's receiver, until the returned guard is dropped.
+    ///
+    /// HTTP uses this to put a request's notifications on that request's own response stream;
+    /// stdio does not, and everything goes to the one receiver in production order.
+    pub fn route_request(&self, id: RequestId, sink: mpsc::UnboundedSender<Value>) -> RouteGuard {
+        lock(&self.inner.routes).insert(id.clone(), sink);
+        RouteGuard {
+            conn: self.clone(),
+            id,
+        }
+    }
+
+    /// Queues a message that belongs to the request `about`: to its route if it has one, else
+    /// to the connection's receiver.
+    pub(crate) fn send_about(&self, about: &RequestId, message: Value) {
+        match lock(&self.inner.routes).get(about) {
+            Some(sink) => {
+                let _ = sink.send(message);
+            }
+            None => self.send(message),
+        }
+    }
+
     /// The protocol version `initialize` negotiated, if it ran.
     pub fn negotiated_version(&self) -> Option<&'static str> {
         self.lock_session().handshake.as_ref().map(|h| h.version)
@@ -90,6 +118,17 @@ impl Connection {
 
     /// Sends a request to the client and waits for its answer.
     pub async fn request(&self, method: &str, params: Value) -> Result<Value, PeerRequestError> {
+        self.request_about(None, method, params).await
+    }
+
+    /// [`Connection::request`] made while serving the request `about`: it travels on that
+    /// request's route when it has one (see [`Connection::route_request`]).
+    pub(crate) async fn request_about(
+        &self,
+        about: Option<&RequestId>,
+        method: &str,
+        params: Value,
+    ) -> Result<Value, PeerRequestError> {
         if self.inner.closed.load(Ordering::Acquire) {
             return Err(PeerRequestError::Closed);
         }
@@ -101,7 +140,11 @@ impl Connection {
             lock(&self.inner.pending).remove(&id);
             return Err(PeerRequestError::Closed);
         }
-        self.send(request_message(&id, method, params));
+        let message = request_message(&id, method, params);
+        match about {
+            Some(about) => self.send_about(about, message),
+            None => self.send(message),
+        }
         struct Forget<'a>(&'a Connection, &'a RequestId);
         impl Drop for Forget<'_> {
             fn drop(&mut self) {
@@ -150,6 +193,25 @@ impl Connection {
 
     pub(crate) fn lock_session(&self) -> std::sync::MutexGuard<'_, Session> {
         lock(&self.inner.session)
+    }
+}
+
+/// Keeps a request's route (see [`Connection::route_request`]) in place; dropping it removes the
+/// route.
+pub struct RouteGuard {
+    conn: Connection,
+    id: RequestId,
+}
+
+impl Drop for RouteGuard {
+    fn drop(&mut self) {
+        lock(&self.conn.inner.routes).remove(&self.id);
+    }
+}
+
+impl std::fmt::Debug for RouteGuard {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("RouteGuard").field("id", &self.id).finish()
     }
 }
 

@@ -10,7 +10,9 @@ use serde_json::{Map, Value, json};
 
 use crate::connection::{CancelToken, Connection, PeerRequestError, lock};
 use crate::elicitation::{ElicitError, Elicitation, parse_answer, requested_schema};
-use crate::protocol::{ClientCapabilities, Implementation, LogLevel, notification_message};
+use crate::protocol::{
+    ClientCapabilities, Implementation, LogLevel, RequestId, notification_message,
+};
 
 /// The context of one tool call. Injected into a tool that declares a `&Context` parameter;
 /// never part of the input schema.
@@ -28,6 +30,9 @@ pub(crate) struct ContextInner {
 /// What a call attached to a client knows about its request and connection.
 pub(crate) struct RequestScope {
     pub(crate) conn: Connection,
+    /// The request being served: its notifications follow its route (see
+    /// [`Connection::route_request`]).
+    pub(crate) request: RequestId,
     pub(crate) version: &'static str,
     pub(crate) stateless: bool,
     pub(crate) client_info: Option<Implementation>,
@@ -63,7 +68,8 @@ impl RequestScope {
 
     fn notify(&self, method: &str, params: Value) {
         if !self.finished.load(Ordering::Acquire) {
-            self.conn.send(notification_message(method, params));
+            self.conn
+                .send_about(&self.request, notification_message(method, params));
         }
     }
 }
@@ -232,7 +238,11 @@ impl Context {
             // The server ends this run with `input_required` and drops this future.
             return std::future::pending().await;
         }
-        match scope.conn.request("elicitation/create", params).await {
+        match scope
+            .conn
+            .request_about(Some(&scope.request), "elicitation/create", params)
+            .await
+        {
             Ok(result) => parse_answer(&result),
             Err(PeerRequestError::Error(e)) => Err(ElicitError::Client(e)),
             Err(PeerRequestError::Closed) => Err(ElicitError::Disconnected),

@@ -76,6 +76,8 @@ pub mod codes {
     pub const INTERNAL_ERROR: i64 = -32603;
     /// Stateless era: a header does not match the body.
     pub const HEADER_MISMATCH: i64 = -32020;
+    /// Stateless era: the request needs a client capability the client did not declare.
+    pub const MISSING_CAPABILITY: i64 = -32021;
     /// Stateless era: unsupported protocol version.
     pub const UNSUPPORTED_VERSION: i64 = -32022;
 }

@@ -598,6 +598,7 @@ impl Server {
         let meta = params_meta(params);
         let request_scope = Arc::new(RequestScope {
             conn: conn.clone(),
+            request: req.id.clone(),
             version: scope.version,
             stateless: scope.stateless.is_some(),
             client_info: scope.client_info,

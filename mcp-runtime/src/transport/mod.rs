@@ -2,7 +2,10 @@
 //!
 //! - [`stdio`]: newline-delimited JSON-RPC over any reader/writer pair, stdin/stdout included.
 //! - [`memory`]: an in-process connection for tests, over the same framing.
+//! - [`http`]: MCP Streamable HTTP on axum, both eras (feature `http`, on by default).
 
+#[cfg(feature = "http")]
+pub mod http;
 pub mod memory;
 pub mod stdio;
 
