@@ -313,5 +313,5 @@ pub fn server() -> Server {
 }
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
-    examples::serve_stdio(server())
+    examples::serve(server())
 }

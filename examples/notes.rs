@@ -55,5 +55,5 @@ pub fn server() -> Server {
 }
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
-    examples::serve_stdio(server())
+    examples::serve(server())
 }

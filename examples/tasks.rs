@@ -200,5 +200,5 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     if std::env::args().nth(1).as_deref() == Some("demo") {
         return examples::runtime().block_on(demo());
     }
-    examples::serve_stdio(server())
+    examples::serve(server())
 }

@@ -82,3 +82,77 @@ pub fn serve_stdio(server: mcp_runtime::Server) -> Result<(), Box<dyn std::error
     runtime().block_on(server.serve_stdio())?;
     Ok(())
 }
+
+/// Serves `server` the way the command line asks: `--http ADDR` serves MCP Streamable HTTP at
+/// `http://ADDR/mcp` (a bare port means `127.0.0.1:PORT`), anything else stdio.
+pub fn serve(server: mcp_runtime::Server) -> Result<(), Box<dyn std::error::Error>> {
+    match http_addr(std::env::args().skip(1))? {
+        Some(addr) => serve_http(server, &addr),
+        None => serve_stdio(server),
+    }
+}
+
+/// The address after `--http` (or in `--http=ADDR`), if the flag is given.
+pub fn http_addr(args: impl IntoIterator<Item = String>) -> Result<Option<String>, String> {
+    let mut args = args.into_iter();
+    while let Some(arg) = args.next() {
+        let value = match arg.strip_prefix("--http") {
+            Some("") => args
+                .next()
+                .ok_or("`--http` needs an address such as 127.0.0.1:8080")?,
+            Some(rest) if rest.starts_with('=') => rest[1..].to_owned(),
+            _ => continue,
+        };
+        return Ok(Some(if value.bytes().all(|b| b.is_ascii_digit()) {
+            format!("127.0.0.1:{value}")
+        } else {
+            value
+        }));
+    }
+    Ok(None)
+}
+
+/// Serves `server` over MCP Streamable HTTP at `http://ADDR/mcp` until the process ends.
+pub fn serve_http(
+    server: mcp_runtime::Server,
+    addr: &str,
+) -> Result<(), Box<dyn std::error::Error>> {
+    init_logging();
+    runtime().block_on(async {
+        let listener = tokio::net::TcpListener::bind(addr).await?;
+        // The bound address on stderr: with port 0 this is how a launcher learns the port.
+        eprintln!("listening on http://{}/mcp", listener.local_addr()?);
+        server
+            .serve_http_on(
+                listener,
+                mcp_runtime::transport::http::HttpOptions::default(),
+            )
+            .await
+    })?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod http_flag_tests {
+    use super::http_addr;
+
+    fn parse(args: &[&str]) -> Result<Option<String>, String> {
+        http_addr(args.iter().map(|s| s.to_string()))
+    }
+
+    #[test]
+    fn the_http_flag_takes_an_address_or_a_port() {
+        assert_eq!(parse(&[]), Ok(None));
+        assert_eq!(parse(&["demo"]), Ok(None));
+        assert_eq!(
+            parse(&["--http", "127.0.0.1:9000"]),
+            Ok(Some("127.0.0.1:9000".into()))
+        );
+        assert_eq!(parse(&["--http=0.0.0.0:80"]), Ok(Some("0.0.0.0:80".into())));
+        assert_eq!(
+            parse(&["--http", "8080"]),
+            Ok(Some("127.0.0.1:8080".into()))
+        );
+        assert!(parse(&["--http"]).is_err());
+    }
+}
