@@ -52,6 +52,10 @@ pub(crate) struct RequestScope {
     /// `input_required` result.
     pub(crate) input_needed: CancelToken,
     pub(crate) elicit_seq: AtomicU64,
+    /// Stateless era: the `requestState` the client echoed.
+    pub(crate) request_state_in: Option<String>,
+    /// Stateless era: the `requestState` to send with an `input_required` result.
+    pub(crate) request_state_out: Mutex<Option<String>>,
 }
 
 impl RequestScope {
@@ -247,6 +251,103 @@ impl Context {
             Err(PeerRequestError::Error(e)) => Err(ElicitError::Client(e)),
             Err(PeerRequestError::Closed) => Err(ElicitError::Disconnected),
         }
+    }
+}
+
+/// Why a request to the client ([`Context::client_request`]) got no answer.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ClientRequestError {
+    /// The call is not attached to a client ([`Context::detached`]).
+    NotConnected,
+    /// The request is served statelessly: the server cannot send requests to the client; ask
+    /// with [`Context::require_input`] instead.
+    Stateless,
+    /// The client answered with an error.
+    Client(crate::error::ProtocolError),
+    /// The connection closed before the answer arrived.
+    Disconnected,
+}
+
+impl std::fmt::Display for ClientRequestError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ClientRequestError::NotConnected => f.write_str("the call is not attached to a client"),
+            ClientRequestError::Stateless => {
+                f.write_str("a stateless request cannot send requests to the client")
+            }
+            ClientRequestError::Client(e) => write!(f, "the client answered with an error: {e}"),
+            ClientRequestError::Disconnected => f.write_str("the client disconnected"),
+        }
+    }
+}
+
+impl std::error::Error for ClientRequestError {}
+
+impl Context {
+    /// Sends the request `method` with `params` to the client and waits for its result: a
+    /// sampling request (`sampling/createMessage`), a form [`Context::elicit`] cannot express,
+    /// `roots/list`. Handshake era only; it travels on the call's own response stream over HTTP.
+    /// The caller checks the client declared the capability the method needs
+    /// ([`Context::client_capabilities`]).
+    pub async fn client_request(
+        &self,
+        method: &str,
+        params: Value,
+    ) -> Result<Value, ClientRequestError> {
+        let scope = self
+            .inner
+            .scope
+            .as_ref()
+            .ok_or(ClientRequestError::NotConnected)?;
+        if scope.stateless {
+            return Err(ClientRequestError::Stateless);
+        }
+        match scope
+            .conn
+            .request_about(Some(&scope.request), method, params)
+            .await
+        {
+            Ok(result) => Ok(result),
+            Err(PeerRequestError::Error(e)) => Err(ClientRequestError::Client(e)),
+            Err(PeerRequestError::Closed) => Err(ClientRequestError::Disconnected),
+        }
+    }
+
+    /// Stateless era: the client's answer to the input request named `key`, when this call is a
+    /// retry carrying `inputResponses` (see [`Context::require_input`]).
+    pub fn input_response(&self, key: &str) -> Option<&Value> {
+        self.inner.scope.as_ref()?.input_responses.get(key)
+    }
+
+    /// Stateless era: the `requestState` the client echoed from an earlier `input_required`
+    /// result, exactly as sent. It travelled through the client: verify it before trusting it.
+    pub fn request_state(&self) -> Option<&str> {
+        self.inner.scope.as_ref()?.request_state_in.as_deref()
+    }
+
+    /// Stateless era: ends this run with an `input_required` result asking the client the
+    /// `requests` (key → `{"method": …, "params": …}`, for `elicitation/create`,
+    /// `sampling/createMessage` or `roots/list`), with `request_state` for the retry to echo.
+    /// The client calls the tool again with the answers under the same keys
+    /// ([`Context::input_response`]).
+    ///
+    /// In the stateless era this never returns (the server drops the run). Elsewhere it returns
+    /// at once with a tool error saying the input cannot be asked for this way.
+    pub async fn require_input(
+        &self,
+        requests: Map<String, Value>,
+        request_state: Option<String>,
+    ) -> crate::ToolError {
+        let Some(scope) = self.inner.scope.as_ref().filter(|s| s.stateless) else {
+            return crate::ToolError::new(
+                "this tool needs input from the client, which only a stateless (2026-07-28) \
+                 request can provide this way",
+            );
+        };
+        lock(&scope.input_requests).extend(requests);
+        *lock(&scope.request_state_out) = request_state;
+        scope.input_needed.cancel();
+        std::future::pending().await
     }
 }
 

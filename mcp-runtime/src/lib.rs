@@ -31,7 +31,7 @@ pub use call::UnknownToolPolicy;
 pub use client::{Client, ClientBuilder, ClientError};
 pub use connection::Connection;
 pub use content::{CallToolResult, Content};
-pub use context::Context;
+pub use context::{ClientRequestError, Context};
 pub use elicitation::{ElicitError, Elicitation};
 pub use error::{ProtocolError, ToolError};
 pub use output::{Contents, IntoToolOutput};

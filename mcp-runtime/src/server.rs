@@ -89,6 +89,9 @@ pub struct ServerOptions {
     pub max_message_bytes: usize,
     /// `ttlMs` of stateless `tools/list` and `server/discover` results.
     pub list_ttl: Duration,
+    /// Declare the prompts, resources and completions capabilities and answer their list
+    /// methods with empty lists.
+    pub empty_prompts_and_resources: bool,
 }
 
 impl Default for ServerOptions {
@@ -100,6 +103,7 @@ impl Default for ServerOptions {
             max_concurrent_calls: None,
             max_message_bytes: DEFAULT_MAX_MESSAGE_BYTES,
             list_ttl: Duration::ZERO,
+            empty_prompts_and_resources: false,
         }
     }
 }
@@ -210,6 +214,15 @@ impl ServerBuilder {
         self
     }
 
+    /// Declares the `prompts`, `resources` and `completions` capabilities and answers
+    /// `prompts/list`, `resources/list`, `resources/templates/list` and `completion/complete`
+    /// with empty lists (`prompts/get` and `resources/read` then answer -32602). For clients that list everything a server may offer
+    /// and treat -32601 as a failure; a tools-only server does not need it otherwise.
+    pub fn empty_prompts_and_resources(mut self) -> Self {
+        self.options.empty_prompts_and_resources = true;
+        self
+    }
+
     /// Builds the server. Fails when a tool borrows a state type that was not given.
     pub fn build(self) -> Result<Server, BuildError> {
         for tool in self.tools.iter() {
@@ -241,6 +254,7 @@ impl ServerBuilder {
             .options
             .max_concurrent_calls
             .map(|n| Arc::new(Semaphore::new(n)));
+        let capabilities = capabilities(&self.options);
         Ok(Server {
             inner: Arc::new(ServerInner {
                 tools: self.tools,
@@ -249,11 +263,32 @@ impl ServerBuilder {
                 instructions: self.instructions,
                 options: self.options,
                 call_slots,
-                capabilities: json!({"tools": {"listChanged": false}, "logging": {}}),
+                capabilities,
             }),
         })
     }
 }
+
+/// The capabilities `initialize` and `server/discover` declare.
+fn capabilities(options: &ServerOptions) -> Value {
+    let mut caps = json!({"tools": {"listChanged": false}, "logging": {}});
+    if options.empty_prompts_and_resources {
+        caps["prompts"] = json!({});
+        caps["resources"] = json!({});
+        caps["completions"] = json!({});
+    }
+    caps
+}
+
+/// The methods of prompts, resources and completion a server with `empty_prompts_and_resources` answers.
+const EMPTY_LIST_METHODS: &[&str] = &[
+    "prompts/list",
+    "prompts/get",
+    "resources/list",
+    "resources/templates/list",
+    "resources/read",
+    "completion/complete",
+];
 
 /// How one request ended.
 enum Outcome {
@@ -418,7 +453,9 @@ impl Server {
             "tools/call",
         ];
         let method = req.method.as_str();
-        if !KNOWN.contains(&method) {
+        let empty_lists =
+            self.inner.options.empty_prompts_and_resources && EMPTY_LIST_METHODS.contains(&method);
+        if !KNOWN.contains(&method) && !empty_lists {
             return Outcome::Answer(Err(ProtocolError::method_not_found(method)));
         }
         if method == "initialize" {
@@ -437,6 +474,7 @@ impl Server {
                 .unwrap_or_else(|| ProtocolError::invalid_params("Invalid params")))),
             ("logging/setLevel", Some(_)) => Outcome::Answer(self.set_level(req, conn)),
             ("tools/list", Some(_)) => Outcome::Answer(self.list_tools(req)),
+            (m, Some(_)) if empty_lists => Outcome::Answer(empty_list(m)),
             ("tools/call", Some(h)) => {
                 let scope = Scope {
                     version: h.version,
@@ -468,6 +506,11 @@ impl Server {
                 Some(cache),
             ),
             "tools/list" => (Outcome::Answer(self.list_tools(req)), Some(cache)),
+            m if self.inner.options.empty_prompts_and_resources
+                && EMPTY_LIST_METHODS.contains(&m) =>
+            {
+                (Outcome::Answer(empty_list(m)), Some(cache))
+            }
             "tools/call" => {
                 let scope = Scope {
                     version: envelope.version,
@@ -619,6 +662,11 @@ impl Server {
             input_requests: Mutex::new(Map::new()),
             input_needed: CancelToken::default(),
             elicit_seq: AtomicU64::new(0),
+            request_state_in: params
+                .and_then(|p| p.get("requestState"))
+                .and_then(Value::as_str)
+                .map(str::to_owned),
+            request_state_out: Mutex::new(None),
         });
         let ctx = Context::attached(name, req.id.to_json(), request_scope.clone());
 
@@ -656,13 +704,35 @@ impl Server {
             r = call => r.map(|r| r.to_json()),
             _ = request_scope.input_needed.cancelled() => {
                 let requests = lock(&request_scope.input_requests).clone();
-                Ok(json!({"resultType": "input_required", "inputRequests": requests}))
+                let mut result = json!({"resultType": "input_required", "inputRequests": requests});
+                if let Some(state) = lock(&request_scope.request_state_out).take() {
+                    result["requestState"] = state.into();
+                }
+                Ok(result)
             }
         };
         request_scope
             .finished
             .store(true, std::sync::atomic::Ordering::Release);
         Outcome::Answer(result)
+    }
+}
+
+/// The answer of a server that has no prompts and no resources.
+fn empty_list(method: &str) -> Result<Value, ProtocolError> {
+    match method {
+        "prompts/list" => Ok(json!({"prompts": []})),
+        "resources/list" => Ok(json!({"resources": []})),
+        "resources/templates/list" => Ok(json!({"resourceTemplates": []})),
+        "completion/complete" => {
+            Ok(json!({"completion": {"values": [], "total": 0, "hasMore": false}}))
+        }
+        "prompts/get" => Err(ProtocolError::invalid_params(
+            "Invalid params: this server has no prompts",
+        )),
+        _ => Err(ProtocolError::invalid_params(
+            "Invalid params: this server has no resources",
+        )),
     }
 }
 

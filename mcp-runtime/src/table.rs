@@ -18,7 +18,16 @@ impl ToolTable {
     /// # Panics
     /// When two specs share a name; `tools![…]` rejects that at compile time for `#[tool]` functions.
     pub fn from_specs(specs: impl IntoIterator<Item = ToolSpec>) -> Self {
-        let tools: Vec<Tool> = specs.into_iter().map(Tool::build).collect();
+        Self::from_tools(specs.into_iter().map(Tool::build))
+    }
+
+    /// Builds the table from built tools, in order (for a tool adjusted after `#[tool]`, such as
+    /// [`Tool::with_input_schema`]).
+    ///
+    /// # Panics
+    /// When two tools share a name.
+    pub fn from_tools(tools: impl IntoIterator<Item = Tool>) -> Self {
+        let tools: Vec<Tool> = tools.into_iter().collect();
         let mut index = HashMap::with_capacity(tools.len());
         for (i, t) in tools.iter().enumerate() {
             if index.insert(t.name(), i).is_some() {

@@ -143,6 +143,23 @@ impl Tool {
         }
     }
 
+    /// This tool, publishing and validating against `schema` instead of the schema derived from
+    /// its parameters: for JSON Schema keywords that Rust types do not express (`allOf`,
+    /// `if`/`then`/`else`, `$anchor`…). Arguments that pass it must still deserialize into the
+    /// function's parameters; those that do not are answered as invalid arguments. Fails when the
+    /// validator cannot compile `schema`.
+    pub fn with_input_schema(mut self, schema: Value) -> Result<Tool, String> {
+        if schema.get("type").and_then(Value::as_str) != Some("object") {
+            return Err("an inputSchema must have \"type\": \"object\"".into());
+        }
+        self.validator = Arc::new(Validator::compile(&schema)?);
+        let mut listing = (*self.listing).clone();
+        listing["inputSchema"] = schema.clone();
+        self.listing = Arc::new(listing);
+        self.input_schema = Arc::new(schema);
+        Ok(self)
+    }
+
     /// The published name.
     pub fn name(&self) -> &'static str {
         self.spec.name
