@@ -104,7 +104,8 @@ impl<T> Sp<T> {
 pub struct Attr<T> {
     /// The canonical key name, as the messages name it.
     name: &'static str,
-    set: Option<(Span, Sp<T>)>,
+    /// The key's span and text as written (`min` for `minimum`), and the value.
+    set: Option<(Span, String, Sp<T>)>,
 }
 
 impl<T> Attr<T> {
@@ -115,7 +116,7 @@ impl<T> Attr<T> {
     /// Fills the slot; a second value is an error at its key, noting the first.
     fn set(&mut self, cx: &Ctxt, key: &syn::Path, value: Sp<T>) {
         match &self.set {
-            Some((first, _)) => {
+            Some((first, _, _)) => {
                 let written = path_text(key);
                 let msg = if written == self.name {
                     format!("duplicate key `{written}`; remove one of them")
@@ -132,25 +133,26 @@ impl<T> Attr<T> {
                     format!("`{}` first set here", self.name),
                 );
             }
-            None => self.set = Some((key.span(), value)),
+            None => self.set = Some((key.span(), path_text(key), value)),
         }
     }
 
     pub fn get(&self) -> Option<&Sp<T>> {
-        self.set.as_ref().map(|(_, v)| v)
+        self.set.as_ref().map(|(_, _, v)| v)
     }
 
     /// The span of the key the value was given with.
     pub fn key_span(&self) -> Option<Span> {
-        self.set.as_ref().map(|(k, _)| *k)
+        self.set.as_ref().map(|(k, _, _)| *k)
+    }
+
+    /// The key as the user wrote it (`min` for `minimum`), else the canonical name.
+    pub fn key_text(&self) -> &str {
+        self.set.as_ref().map_or(self.name, |(_, k, _)| k.as_str())
     }
 
     pub fn value(&self) -> Option<&T> {
         self.get().map(|v| &v.value)
-    }
-
-    pub fn name(&self) -> &'static str {
-        self.name
     }
 }
 

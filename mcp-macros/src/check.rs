@@ -4,7 +4,8 @@
 use std::collections::HashMap;
 
 use proc_macro2::Span;
-use syn::Signature;
+use syn::punctuated::Punctuated;
+use syn::{Expr, ExprLit, Lit, Signature, Token, UnOp};
 
 use crate::attr::{Attr, Num, Sp};
 use crate::ctxt::Ctxt;
@@ -19,6 +20,7 @@ pub fn check(cx: &Ctxt, tool: &ToolFn) {
     check_name(cx, tool);
     check_description(cx, tool);
     check_hints(cx, tool);
+    check_title(cx, tool);
     for arg in tool.args() {
         check_rename(cx, arg);
         check_num_bounds(cx, arg);
@@ -30,6 +32,9 @@ pub fn check(cx: &Ctxt, tool: &ToolFn) {
         );
         check_count_bounds(cx, &arg.attrs.min_items, &arg.attrs.max_items, "items");
         check_pattern(cx, arg);
+        check_arg_description(cx, arg);
+        check_one_of_unique(cx, arg);
+        check_default_literal(cx, arg);
     }
     check_unique_arg_names(cx, tool);
 }
@@ -173,12 +178,12 @@ fn check_num_bounds(cx: &Ctxt, arg: &ToolArg) {
                 second,
                 format!(
                     "`{}` and `{}` both bound `{}` from {which}; keep one",
-                    incl.name(),
-                    excl.name(),
+                    incl.key_text(),
+                    excl.key_text(),
                     arg.ident
                 ),
                 first,
-                format!("`{}` given here", incl.name()),
+                format!("`{}` given here", incl.key_text()),
             );
             return false;
         }
@@ -192,20 +197,20 @@ fn check_num_bounds(cx: &Ctxt, arg: &ToolArg) {
     let lower = a
         .minimum
         .get()
-        .map(|v| (v, false, a.minimum.name()))
+        .map(|v| (v, false, a.minimum.key_text()))
         .or_else(|| {
             a.exclusive_minimum
                 .get()
-                .map(|v| (v, true, a.exclusive_minimum.name()))
+                .map(|v| (v, true, a.exclusive_minimum.key_text()))
         });
     let upper = a
         .maximum
         .get()
-        .map(|v| (v, false, a.maximum.name()))
+        .map(|v| (v, false, a.maximum.key_text()))
         .or_else(|| {
             a.exclusive_maximum
                 .get()
-                .map(|v| (v, true, a.exclusive_maximum.name()))
+                .map(|v| (v, true, a.exclusive_maximum.key_text()))
         });
     let (Some((lo, lo_excl, lo_key)), Some((hi, hi_excl, hi_key))) = (lower, upper) else {
         return;
@@ -242,9 +247,9 @@ fn check_count_bounds(cx: &Ctxt, min: &Attr<u64>, max: &Attr<u64>, unit: &str) {
             hi.span,
             format!(
                 "`{} = {}` is greater than `{} = {}`: no value has between {} and {} {unit}",
-                min.name(),
+                min.key_text(),
                 lo.value,
-                max.name(),
+                max.key_text(),
                 hi.value,
                 lo.value,
                 hi.value
@@ -297,6 +302,13 @@ fn unportable_regex_feature(pattern: &str) -> Option<String> {
         match chars[i] {
             '\\' => {
                 let next = chars.get(i + 1).copied();
+                if matches!(next, Some('p' | 'P')) && chars.get(i + 2) == Some(&'{') {
+                    let p = next.unwrap_or('p');
+                    return Some(format!("a Unicode property escape `\\{p}{{...}}`"));
+                }
+                if next == Some('u') && chars.get(i + 2) == Some(&'{') {
+                    return Some("a code point escape `\\u{...}`".into());
+                }
                 if !in_class {
                     match next {
                         Some(d @ '1'..='9') => return Some(format!("a backreference `\\{d}`")),
@@ -333,6 +345,240 @@ fn unportable_regex_feature(pattern: &str) -> Option<String> {
         i += 1;
     }
     None
+}
+
+/// A title is shown to people in place of the name: a blank one hides the tool.
+fn check_title(cx: &Ctxt, tool: &ToolFn) {
+    if let Some(Sp { value, span, .. }) = tool.attrs.title.get()
+        && value.trim().is_empty()
+    {
+        cx.error_at(
+            *span,
+            "the tool title is blank: give a short human-readable title, or remove `title`",
+        );
+    }
+}
+
+/// An argument's description tells the model what to pass; a blank one says nothing and hides
+/// the doc comment it replaces.
+fn check_arg_description(cx: &Ctxt, arg: &ToolArg) {
+    if let Some(Sp { value, span, .. }) = arg.attrs.description.get()
+        && value.trim().is_empty()
+    {
+        cx.error_at(
+                *span,
+                format!(
+                    "the description of `{}` is blank: say what the argument means, or remove `description` to use its doc comment",
+                    arg.ident
+                ),
+            );
+    }
+}
+
+/// `one_of` is published as `enum`, whose values JSON Schema asks to be unique; a value listed
+/// twice is a slip (often a copy-paste that meant another value).
+fn check_one_of_unique(cx: &Ctxt, arg: &ToolArg) {
+    let Some(values) = arg.attrs.one_of.value() else {
+        return;
+    };
+    let mut seen: Vec<(Literal, &Expr)> = Vec::new();
+    for v in values {
+        let Some(lit) = literal_of(v) else { continue };
+        if let Some((_, first)) = seen.iter().find(|(l, _)| l.same_value(&lit)) {
+            let mut e = syn::Error::new_spanned(
+                v,
+                format!("`one_of` lists `{}` twice; remove one", lit.shown()),
+            );
+            e.combine(syn::Error::new_spanned(first, "first listed here"));
+            cx.syn_error(e);
+        } else {
+            seen.push((lit, v));
+        }
+    }
+}
+
+/// A literal `default` is a value the macro can read, so it is held to the argument's own
+/// constraints: otherwise the schema publishes, and the call uses, a value validation refuses.
+/// Defaults that are not literals (`Priority::Normal`, `now()`) are left alone.
+fn check_default_literal(cx: &Ctxt, arg: &ToolArg) {
+    let Some(expr) = arg.attrs.default.value() else {
+        return;
+    };
+    let Some(lit) = literal_of(expr) else {
+        return;
+    };
+    let a = &arg.attrs;
+    let fail = |why: String| {
+        cx.error_spanned_by(
+            expr,
+            format!("{why}; a default must meet the argument's own constraints"),
+        );
+    };
+    let bound = |attr: &Attr<Num>| attr.get().map(|b| (b.value, attr.key_text().to_owned()));
+    let count = |attr: &Attr<u64>| attr.get().map(|b| (b.value, attr.key_text().to_owned()));
+    match &lit {
+        Literal::Num(n) => {
+            use std::cmp::Ordering::{Equal, Greater, Less};
+            let rules = [
+                (bound(&a.minimum), &[Less][..], "below"),
+                (bound(&a.maximum), &[Greater][..], "above"),
+                (bound(&a.exclusive_minimum), &[Less, Equal][..], "not above"),
+                (
+                    bound(&a.exclusive_maximum),
+                    &[Greater, Equal][..],
+                    "not below",
+                ),
+            ];
+            for (b, refused, relation) in rules {
+                let Some((limit, key)) = b else { continue };
+                if n.partial_cmp(limit).is_some_and(|o| refused.contains(&o)) {
+                    fail(format!("`default = {n}` is {relation} `{key} = {limit}`"));
+                }
+            }
+        }
+        Literal::Str(text) => {
+            let chars = text.chars().count() as u64;
+            let shown = format!("`default = {}`", lit.shown());
+            if let Some((min, key)) = count(&a.min_length).filter(|(min, _)| chars < *min) {
+                fail(format!(
+                    "{shown} has {chars} characters, fewer than `{key} = {min}`"
+                ));
+            }
+            if let Some((max, key)) = count(&a.max_length).filter(|(max, _)| chars > *max) {
+                fail(format!(
+                    "{shown} has {chars} characters, more than `{key} = {max}`"
+                ));
+            }
+            if let Some(Sp { value: p, .. }) = a.pattern.get() {
+                // An invalid pattern is reported by `check_pattern`.
+                let matches = regress::Regex::with_flags(&p.value(), "u")
+                    .map_or(true, |re| re.find(text).is_some());
+                if !matches {
+                    fail(format!(
+                        "{shown} does not match `{} = {:?}`",
+                        a.pattern.key_text(),
+                        p.value()
+                    ));
+                }
+            }
+        }
+        Literal::Items(items) => {
+            let items = *items as u64;
+            if let Some((min, key)) = count(&a.min_items).filter(|(min, _)| items < *min) {
+                fail(format!(
+                    "the `default` list has {items} items, fewer than `{key} = {min}`"
+                ));
+            }
+            if let Some((max, key)) = count(&a.max_items).filter(|(max, _)| items > *max) {
+                fail(format!(
+                    "the `default` list has {items} items, more than `{key} = {max}`"
+                ));
+            }
+        }
+    }
+    if let (Some(values), Literal::Num(_) | Literal::Str(_)) = (a.one_of.value(), &lit) {
+        let listed: Option<Vec<Literal>> = values.iter().map(literal_of).collect();
+        if listed.is_some_and(|listed| !listed.iter().any(|l| l.same_value(&lit))) {
+            fail(format!(
+                "`default = {}` is not one of the `one_of` values",
+                lit.shown()
+            ));
+        }
+    }
+}
+
+/// A value written as a literal, as far as the macro can read one.
+enum Literal {
+    Num(Num),
+    Str(String),
+    /// A list literal (`vec![…]`, `[…]`) with this many items.
+    Items(usize),
+}
+
+impl Literal {
+    /// The value as the messages show it: `5`, `"text"`.
+    fn shown(&self) -> String {
+        match self {
+            Literal::Num(n) => n.to_string(),
+            Literal::Str(s) => format!("{s:?}"),
+            Literal::Items(n) => format!("a list of {n}"),
+        }
+    }
+
+    fn same_value(&self, other: &Literal) -> bool {
+        match (self, other) {
+            (Literal::Num(a), Literal::Num(b)) => {
+                a.partial_cmp(*b) == Some(std::cmp::Ordering::Equal)
+            }
+            (Literal::Str(a), Literal::Str(b)) => a == b,
+            _ => false,
+        }
+    }
+}
+
+/// Reads `5`, `-0.5`, `"text"`, `"text".to_string()` (or `.to_owned()`, `.into()`),
+/// `String::from("text")`, `vec![a, b]` and `[a, b]`; anything else is not a literal here.
+fn literal_of(expr: &Expr) -> Option<Literal> {
+    match expr {
+        Expr::Lit(ExprLit { lit, .. }) => match lit {
+            Lit::Int(i) => match i.base10_parse::<i64>() {
+                Ok(n) => Some(Literal::Num(Num::Int(n))),
+                Err(_) => i
+                    .base10_parse::<u64>()
+                    .ok()
+                    .map(|n| Literal::Num(Num::UInt(n))),
+            },
+            Lit::Float(f) => f
+                .base10_parse::<f64>()
+                .ok()
+                .map(|x| Literal::Num(Num::Float(x))),
+            Lit::Str(s) => Some(Literal::Str(s.value())),
+            _ => None,
+        },
+        Expr::Unary(u) if matches!(u.op, UnOp::Neg(_)) => match literal_of(&u.expr)? {
+            Literal::Num(Num::Int(n)) => Some(Literal::Num(Num::Int(n.checked_neg()?))),
+            Literal::Num(Num::UInt(n)) => {
+                let n = i64::try_from(-i128::from(n)).ok()?;
+                Some(Literal::Num(Num::Int(n)))
+            }
+            Literal::Num(Num::Float(x)) => Some(Literal::Num(Num::Float(-x))),
+            _ => None,
+        },
+        Expr::Paren(p) => literal_of(&p.expr),
+        Expr::MethodCall(m)
+            if m.args.is_empty()
+                && matches!(
+                    m.method.to_string().as_str(),
+                    "to_string" | "to_owned" | "into"
+                ) =>
+        {
+            literal_of(&m.receiver).filter(|l| matches!(l, Literal::Str(_)))
+        }
+        Expr::Call(c) if c.args.len() == 1 => {
+            let Expr::Path(f) = &*c.func else {
+                return None;
+            };
+            let segments: Vec<String> = f
+                .path
+                .segments
+                .iter()
+                .map(|s| s.ident.to_string())
+                .collect();
+            let is_from = segments.ends_with(&["String".to_owned(), "from".to_owned()]);
+            if is_from {
+                literal_of(&c.args[0]).filter(|l| matches!(l, Literal::Str(_)))
+            } else {
+                None
+            }
+        }
+        Expr::Array(a) => Some(Literal::Items(a.elems.len())),
+        Expr::Macro(m) if m.mac.path.is_ident("vec") => m
+            .mac
+            .parse_body_with(Punctuated::<Expr, Token![,]>::parse_terminated)
+            .ok()
+            .map(|items| Literal::Items(items.len())),
+        _ => None,
+    }
 }
 
 /// Two arguments published under one name would be one property in the schema.
@@ -375,6 +621,11 @@ mod tests {
             (r"[\1]", None),
             (r"\(?=", None),
             (r"\\1", None),
+            (r"^\p{L}+$", Some("a Unicode property escape `\\p{...}`")),
+            (r"[\P{Lu}]", Some("a Unicode property escape `\\P{...}`")),
+            (r"\u{1F600}", Some("a code point escape `\\u{...}`")),
+            (r"\u00e9", None),
+            (r"\\p{L}", None),
         ];
         for (pattern, expected) in cases {
             assert_eq!(

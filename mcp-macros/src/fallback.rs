@@ -1,12 +1,13 @@
 //! What `#[tool]` emits when the input has errors: the errors, the user's function, and a stub of
 //! the generated items. The function keeps direct calls compiling and the stub keeps `tools![…]`
-//! compiling, so the only errors the user reads are the ones about the tool itself.
+//! compiling, so the only errors the user reads are the ones about the tool itself. The stub keeps
+//! the type contracts, so rustc reports a broken one in the same build as the macro's errors.
 
 use proc_macro2::TokenStream;
 use quote::{ToTokens, quote};
 use syn::Item;
 
-use crate::expand::expand_registration;
+use crate::expand::{expand_registration, expand_type_checks};
 use crate::model::ToolFn;
 
 /// The function and a stub `ToolDef` impl beside the errors.
@@ -28,12 +29,26 @@ pub fn expand(tool: &ToolFn, error: syn::Error) -> TokenStream {
         "::",
         ::core::stringify!(#ident)
     ));
+    // The type contracts too, so rustc's errors come in the same build as ours; not for a generic
+    // function (nested items cannot name its parameters) or an `impl Trait` return type.
+    let type_checks = if tool.original.sig.generics.params.is_empty() && tool.output.nameable {
+        let checks = expand_type_checks(tool);
+        quote! {
+            #[allow(dead_code)]
+            const _: () = { #checks };
+        }
+    } else {
+        TokenStream::new()
+    };
     let registration = expand_registration(
         ident,
         &tool.original.vis,
         &paths,
         name,
-        quote!(::core::unreachable!("the #[tool] input has errors")),
+        quote! {
+            #type_checks
+            ::core::unreachable!("the #[tool] input has errors")
+        },
     );
     quote! {
         #error

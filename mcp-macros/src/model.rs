@@ -58,6 +58,8 @@ pub struct ToolOutput {
     pub ty: TokenStream,
     /// Where trait-bound errors on the return type should point.
     pub span: Span,
+    /// False for `impl Trait`, which the generated code cannot name (already an error).
+    pub nameable: bool,
 }
 
 impl ToolFn {
@@ -96,6 +98,7 @@ impl ToolFn {
             ReturnType::Default => ToolOutput {
                 ty: quote!(()),
                 span: original.sig.ident.span(),
+                nameable: true,
             },
             ReturnType::Type(_, ty) => {
                 if let Type::ImplTrait(t) = &**ty {
@@ -107,6 +110,7 @@ impl ToolFn {
                 ToolOutput {
                     ty: ty.to_token_stream(),
                     span: ty.span(),
+                    nameable: !matches!(**ty, Type::ImplTrait(_)),
                 }
             }
         };

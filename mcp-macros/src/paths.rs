@@ -62,7 +62,13 @@ private_paths! {
     plain_ret_kind => PlainRetKind;
     assert_str_arg => assert_str_arg;
     assert_items_arg => assert_items_arg;
-    assert_num_arg => assert_num_arg;
+    num_range => num_range;
+    num_range_ty => NumRange;
+    num_bound => NumBound;
+    bound_in_range => bound_in_range;
+    bound_is_whole => bound_is_whole;
+    injected_once => InjectedOnce;
+    boxed_send => boxed_send;
     same_name => same_name;
     /// `Option`, named absolutely so that a user type called `Option` cannot capture it.
     option => std::option::Option;

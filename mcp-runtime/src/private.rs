@@ -272,7 +272,6 @@ impl PlainRet {
 pub trait ArgType: DeserializeOwned + JsonSchema {}
 impl<T: DeserializeOwned + JsonSchema> ArgType for T {}
 
-
 /// An argument type that `pattern`, `min_length` and `max_length` apply to.
 #[diagnostic::on_unimplemented(
     message = "`pattern`, `min_length` and `max_length` apply to string arguments, not to `{Self}`",
@@ -315,14 +314,26 @@ pub const fn assert_items_arg<T: ItemsArg>() {}
     label = "not a number type",
     note = "use an integer type or `f64` (or an `Option` of one), or remove the numeric bound"
 )]
-pub trait NumArg {}
-macro_rules! num_args {
-    ($($t:ty),*) => { $(impl NumArg for $t {})* };
+pub trait NumArg {
+    /// The smallest and largest value of an integer type; `None` for floating-point types.
+    const INT_RANGE: Option<(i128, i128)> = None;
 }
-num_args!(
-    i8, i16, i32, i64, i128, isize, u8, u16, u32, u64, u128, usize, f32, f64
+macro_rules! int_args {
+    ($($t:ty),*) => {
+        $(impl NumArg for $t {
+            // `u128::MAX` saturates: a bound is at most `u64::MAX`, so nothing is lost.
+            const INT_RANGE: Option<(i128, i128)> = Some((<$t>::MIN as i128, if <$t>::MAX as u128 > i128::MAX as u128 { i128::MAX } else { <$t>::MAX as i128 }));
+        })*
+    };
+}
+int_args!(
+    i8, i16, i32, i64, i128, isize, u8, u16, u32, u64, u128, usize
 );
-impl<T: NumArg> NumArg for Option<T> {}
+impl NumArg for f32 {}
+impl NumArg for f64 {}
+impl<T: NumArg> NumArg for Option<T> {
+    const INT_RANGE: Option<(i128, i128)> = T::INT_RANGE;
+}
 
 /// Checks that `T` is a number argument.
 pub const fn assert_num_arg<T: NumArg>() {}
@@ -436,4 +447,93 @@ impl PlainRet {
             convert: |value, wrapped| PlainRet.convert(value, wrapped),
         }
     }
+}
+
+// ---- bounds against the argument's type: evaluated in constants the generated code declares ------
+//
+// `#[tool]` knows a bound's literal but not what its argument type holds; the type system does.
+// The generated code reads the type's `NumArg::INT_RANGE` once, in a constant spanned at the type
+// (so a type that is not a number is reported once, there), and asserts each bound in a constant
+// spanned at the bound's literal with a message it wrote itself.
+
+/// The values a number argument holds, as the generated constants read them.
+#[derive(Clone, Copy)]
+pub struct NumRange {
+    int: Option<(i128, i128)>,
+}
+
+/// The range of a number argument type; the bound is the "numeric bound on a number" contract.
+pub const fn num_range<T: NumArg>() -> NumRange {
+    NumRange { int: T::INT_RANGE }
+}
+
+/// One numeric bound as written, whole numbers as integers.
+#[derive(Clone, Copy)]
+pub enum NumBound {
+    /// `minimum`.
+    Min(i128),
+    /// `maximum`.
+    Max(i128),
+    /// `exclusive_minimum`.
+    ExclusiveMin(i128),
+    /// `exclusive_maximum`.
+    ExclusiveMax(i128),
+    /// A bound with a fractional part.
+    Fraction,
+}
+
+/// False when an integer type has no value the bound can describe: `maximum = 300` on `u8`,
+/// `minimum = -1` on `u32`, `exclusive_maximum = 0` on `u8`. Floating-point types hold them all.
+pub const fn bound_in_range(range: NumRange, bound: NumBound) -> bool {
+    let Some((min, max)) = range.int else {
+        return true;
+    };
+    match bound {
+        NumBound::Min(v) | NumBound::Max(v) => min <= v && v <= max,
+        NumBound::ExclusiveMin(v) => min.saturating_sub(1) <= v && v < max,
+        NumBound::ExclusiveMax(v) => min < v && v <= max.saturating_add(1),
+        NumBound::Fraction => true,
+    }
+}
+
+/// False for a fractional bound on an integer type.
+pub const fn bound_is_whole(range: NumRange, bound: NumBound) -> bool {
+    !(range.int.is_some() && matches!(bound, NumBound::Fraction))
+}
+
+// ---- `default` on an optional argument ----------------------------------------------------------
+
+/// Implemented by no type: `default` is refused on `Option<T>` through this bound.
+#[diagnostic::on_unimplemented(
+    message = "`default` does not apply to the optional argument type `{Self}`",
+    label = "an absent `Option` argument is already `None`",
+    note = "to give the argument a default, take the inner type instead of `Option<...>`; to keep it optional, remove `default`"
+)]
+pub trait DefaultOnOption {}
+
+impl PlainArg {
+    /// A required argument may have a default.
+    pub const fn check_default<T>(&self, _: &ArgProbe<T>) {}
+}
+
+impl OptionArg {
+    /// An optional argument may not: its bound holds for no type.
+    pub fn check_default<T: DefaultOnOption>(&self, _: &ArgProbe<T>) {}
+}
+
+// ---- injected types and async bodies -----------------------------------------------------------------
+
+/// Implemented once per injected type by the generated struct, so that borrowing the same type
+/// twice (two `&Context` parameters, or one state type twice) is a conflict rustc reports.
+pub trait InjectedOnce<T: ?Sized> {}
+
+/// Boxes the handler future of an `async` tool. The generated code spans this call at the tool's
+/// name, so a body that holds a value that is not `Send` across an `.await` is reported there, with
+/// rustc's own account of the value. (`Send` is an auto trait: rustc words that error itself and
+/// ignores `on_unimplemented` on a wrapper trait, so the bound is plain.)
+pub fn boxed_send<'a, F>(f: F) -> BoxFuture<'a, Result<CallToolResult, ToolError>>
+where
+    F: std::future::Future<Output = Result<CallToolResult, ToolError>> + Send + 'a,
+{
+    Box::pin(f)
 }

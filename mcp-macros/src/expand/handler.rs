@@ -2,10 +2,10 @@
 //! the validated arguments, borrows the injected values, calls the function and converts its
 //! result. Every type-specific step goes through the bundles emitted by `validate.rs`.
 
-use proc_macro2::TokenStream;
-use quote::quote;
+use proc_macro2::{Delimiter, Group, TokenStream};
+use quote::{quote, quote_spanned};
 
-use super::{binding, default_fn, type_fns};
+use super::{binding, default_fn, respan, type_fns};
 use crate::model::{Param, ToolFn};
 use crate::paths::Paths;
 
@@ -86,16 +86,52 @@ pub fn expand_handler(tool: &ToolFn, paths: &Paths) -> TokenStream {
         quote!(#ident(#(#bindings),*))
     };
     let mutability = tool.args().next().map(|_| quote!(mut));
+    let body = quote! {
+        #takes
+        #injects
+        let __mcp_out = #call;
+        (__mcp_ret().convert)(__mcp_out, __mcp_parts.wrapped)
+    };
+    // An async body may hold a value that is not `Send` across an `.await`: the future is boxed
+    // through a bound spanned at the function's name, and rustc points into the body from there.
+    let future = if tool.is_async() {
+        let span = ident.span();
+        let path = respan(paths.boxed_send(), span);
+        let mut block = Group::new(Delimiter::Brace, body);
+        block.set_span(span);
+        let mut args = Group::new(
+            Delimiter::Parenthesis,
+            quote_spanned!(span=> async move #block),
+        );
+        args.set_span(span);
+        quote!(#path #args)
+    } else {
+        quote!(#boxed(async move { #body }))
+    };
     quote! {
         fn __mcp_handler(
             #mutability __mcp_parts: #call_parts,
         ) -> #box_future<'static, #result<#call_tool_result, #tool_error>> {
-            #boxed(async move {
-                #takes
-                #injects
-                let __mcp_out = #call;
-                (__mcp_ret().convert)(__mcp_out, __mcp_parts.wrapped)
-            })
+            #future
         }
     }
+}
+
+/// Each injected type is borrowed once: the generated struct implements `InjectedOnce<T>` per
+/// `&T` parameter, and a second `&T` of the same type (an alias included) is a conflicting impl,
+/// reported at that parameter's type. Two `&Context` parameters would be the same borrow twice.
+pub fn expand_injected_once(tool: &ToolFn, paths: &Paths) -> TokenStream {
+    let injected_once = paths.injected_once();
+    let ident = tool.ident();
+    let mut out = TokenStream::new();
+    for p in &tool.params {
+        if let Param::Inject(inj) = p {
+            let ty = &inj.ty;
+            out.extend(quote_spanned! {syn::spanned::Spanned::span(ty)=>
+                #[automatically_derived]
+                impl #injected_once<#ty> for #ident {}
+            });
+        }
+    }
+    out
 }

@@ -17,7 +17,7 @@ pub use register::{expand_registration, expand_tools};
 pub fn expand_tool(tool: &ToolFn) -> TokenStream {
     let paths = tool.paths();
     let contracts = validate::expand_contracts(tool, &paths);
-    let defaults = schema::expand_defaults(tool);
+    let defaults = schema::expand_defaults(tool, &paths);
     let input = schema::expand_input(tool, &paths);
     let output = schema::expand_output(&paths);
     let state = handler::expand_state(tool, &paths);
@@ -39,11 +39,42 @@ pub fn expand_tool(tool: &ToolFn) -> TokenStream {
             #spec
         },
     );
+    let injected_once = handler::expand_injected_once(tool, &paths);
     let original = &tool.original;
     quote! {
         #original
         #registration
+        #injected_once
     }
+}
+
+/// The type contracts alone (argument, injected and return types, constraint keys against the
+/// argument's type, defaults): what the fallback still emits beside errors found by the macro, so
+/// that one build reports the type errors too.
+pub fn expand_type_checks(tool: &ToolFn) -> TokenStream {
+    let paths = tool.paths();
+    let contracts = validate::expand_contracts(tool, &paths);
+    let defaults = schema::expand_defaults(tool, &paths);
+    quote!(#contracts #defaults)
+}
+
+/// `tokens` with every span set to `span`, paths interpolated from `Paths` included: rustc reports
+/// a call's unmet bound at the whole call, which only lands on the user's token when all of the
+/// call's tokens carry its span.
+fn respan(tokens: TokenStream, span: proc_macro2::Span) -> TokenStream {
+    tokens
+        .into_iter()
+        .map(|mut tt| {
+            if let proc_macro2::TokenTree::Group(g) = &tt {
+                let mut group = proc_macro2::Group::new(g.delimiter(), respan(g.stream(), span));
+                group.set_span(span);
+                tt = proc_macro2::TokenTree::Group(group);
+            } else {
+                tt.set_span(span);
+            }
+            tt
+        })
+        .collect()
 }
 
 /// The local that holds the `i`th parameter in the handler.

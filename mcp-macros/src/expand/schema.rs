@@ -6,7 +6,7 @@ use proc_macro2::TokenStream;
 use quote::{quote, quote_spanned};
 use syn::spanned::Spanned;
 
-use super::{default_fn, type_fns};
+use super::{default_fn, respan, type_fns};
 use crate::attr::{ArgAttrs, Num};
 use crate::docs::Description;
 use crate::model::{Param, ToolFn};
@@ -14,18 +14,37 @@ use crate::paths::Paths;
 
 /// One fn per default, `fn __mcp_default_<i>() -> ArgType { expr }`: the schema and the handler
 /// share it, so a default of the wrong type is reported once, at the expression.
-pub fn expand_defaults(tool: &ToolFn) -> TokenStream {
+///
+/// The fn also refuses `default` on an `Option<T>` argument, through the autoref probe that tells
+/// `Option<T>` from other types (an alias of `Option` included); that error points at `default`.
+pub fn expand_defaults(tool: &ToolFn, paths: &Paths) -> TokenStream {
+    let arg_probe = paths.arg_probe();
+    let option_kind = paths.option_arg_kind();
+    let plain_kind = paths.plain_arg_kind();
     let mut out = TokenStream::new();
     for (i, p) in tool.params.iter().enumerate() {
         let Param::Arg(arg) = p else { continue };
-        let Some(expr) = arg.attrs.default.value() else {
+        let (Some(expr), Some(key)) = (arg.attrs.default.value(), arg.attrs.default.key_span())
+        else {
             continue;
         };
         let f = default_fn(i);
         let ty = &arg.ty;
-        out.extend(quote_spanned! {expr.span()=>
+        let check = respan(
+            quote!((&__mcp_probe).__mcp_arg_kind().check_default(&__mcp_probe);),
+            key,
+        );
+        let value = quote_spanned!(expr.span()=> let __mcp_default: #ty = #expr;);
+        out.extend(quote! {
             fn #f() -> #ty {
-                #expr
+                #[allow(unused_imports)]
+                use #option_kind as _;
+                #[allow(unused_imports)]
+                use #plain_kind as _;
+                let __mcp_probe = #arg_probe::<#ty>::new();
+                #check
+                #value
+                __mcp_default
             }
         });
     }

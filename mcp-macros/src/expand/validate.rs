@@ -5,12 +5,13 @@
 //! the user wrote it, with the runtime's `on_unimplemented` text. The constraint keys add their
 //! own marker bound (`StrArg`, `ItemsArg`, `NumArg`) at the same span.
 
-use proc_macro2::TokenStream;
-use quote::{quote, quote_spanned};
+use proc_macro2::{Delimiter, Group, Span, TokenStream};
+use quote::{ToTokens, quote, quote_spanned};
 use syn::spanned::Spanned;
 
 use super::type_fns;
-use crate::model::{Param, ToolFn};
+use crate::attr::Num;
+use crate::model::{Param, ToolArg, ToolFn};
 use crate::paths::Paths;
 
 pub fn expand_contracts(tool: &ToolFn, paths: &Paths) -> TokenStream {
@@ -21,7 +22,7 @@ pub fn expand_contracts(tool: &ToolFn, paths: &Paths) -> TokenStream {
             Param::Arg(arg) => {
                 let ty = &arg.ty;
                 out.extend(expand_arg_fns(&f, ty, paths));
-                out.extend(expand_constraint_bounds(arg, paths));
+                out.extend(expand_constraint_bounds(i, arg, paths));
             }
             Param::Inject(inj) => {
                 let ty = &inj.ty;
@@ -58,25 +59,126 @@ fn expand_arg_fns(f: &syn::Ident, ty: &syn::Type, paths: &Paths) -> TokenStream 
 
 /// `pattern` and the length keys need a string, the item keys a collection, the numeric bounds a
 /// number; the schema would otherwise publish a constraint that no value of the type can meet.
-fn expand_constraint_bounds(arg: &crate::model::ToolArg, paths: &Paths) -> TokenStream {
+fn expand_constraint_bounds(i: usize, arg: &ToolArg, paths: &Paths) -> TokenStream {
     let ty = &arg.ty;
     let span = ty.span();
     let a = &arg.attrs;
-    let mut checks = Vec::new();
-    if a.pattern.get().is_some() || a.min_length.get().is_some() || a.max_length.get().is_some() {
-        checks.push(paths.assert_str_arg());
-    }
-    if a.min_items.get().is_some() || a.max_items.get().is_some() {
-        checks.push(paths.assert_items_arg());
-    }
-    if a.num_bounds().iter().any(|b| b.get().is_some()) {
-        checks.push(paths.assert_num_arg());
-    }
     let mut out = TokenStream::new();
-    for f in checks {
+    if a.pattern.get().is_some() || a.min_length.get().is_some() || a.max_length.get().is_some() {
+        let f = paths.assert_str_arg();
         out.extend(quote_spanned!(span=> const _: () = #f::<#ty>();));
     }
+    if a.min_items.get().is_some() || a.max_items.get().is_some() {
+        let f = paths.assert_items_arg();
+        out.extend(quote_spanned!(span=> const _: () = #f::<#ty>();));
+    }
+    if a.num_bounds().iter().any(|b| b.get().is_some()) {
+        out.extend(expand_num_bounds(i, arg, paths));
+    }
     out
+}
+
+/// The numeric bounds against what the argument type holds: the type's range is read once, in a
+/// constant spanned at the type (the "bound on a number" contract), and each bound is asserted in a
+/// constant spanned at its literal, so rustc reports a bad bound where it is written.
+fn expand_num_bounds(i: usize, arg: &ToolArg, paths: &Paths) -> TokenStream {
+    let ty = &arg.ty;
+    let ty_text = type_text(ty);
+    let range = quote::format_ident!("__MCP_NUM_RANGE_{}", i);
+    let num_range = paths.num_range();
+    let num_range_ty = paths.num_range_ty();
+    let num_bound = paths.num_bound();
+    let in_range = paths.bound_in_range();
+    let is_whole = paths.bound_is_whole();
+    let mut out = quote_spanned! {ty.span()=>
+        const #range: #num_range_ty = #num_range::<#ty>();
+    };
+    let a = &arg.attrs;
+    let slots = [
+        (&a.minimum, quote!(Min), f64::ceil as fn(f64) -> f64),
+        (&a.maximum, quote!(Max), f64::floor),
+        (&a.exclusive_minimum, quote!(ExclusiveMin), f64::floor),
+        (&a.exclusive_maximum, quote!(ExclusiveMax), f64::ceil),
+    ];
+    for (slot, variant, round) in slots {
+        let Some(bound) = slot.get() else { continue };
+        let key = slot.key_text();
+        let written = format!("{key} = {}", bound.value);
+        let (bound_tokens, check, msg) = match whole(bound.value) {
+            Some(v) => (
+                quote!(#num_bound::#variant(#v)),
+                &in_range,
+                format!(
+                    "`{written}` is out of range for `{ty_text}`; give a bound within the values of `{ty_text}`, or use a wider type"
+                ),
+            ),
+            None => {
+                let Num::Float(f) = bound.value else { continue };
+                // `+ 0.0` turns `-0` into `0`.
+                let suggestion = round(f) + 0.0;
+                (
+                    quote!(#num_bound::Fraction),
+                    &is_whole,
+                    format!(
+                        "`{written}` is not a whole number, but `{ty_text}` holds integers; write `{key} = {suggestion}`"
+                    ),
+                )
+            }
+        };
+        out.extend(spanned_assert(
+            bound.span,
+            bound.end,
+            quote!(#check(#range, #bound_tokens)),
+            &msg,
+        ));
+    }
+    out
+}
+
+/// A bound as an integer when it is a whole number; a float beyond `i128` saturates, which is
+/// still out of range for every integer type.
+fn whole(n: Num) -> Option<i128> {
+    match n {
+        Num::Int(i) => Some(i128::from(i)),
+        Num::UInt(u) => Some(i128::from(u)),
+        // Saturating is the point: `1e40` is out of range for every integer type.
+        #[allow(clippy::cast_possible_truncation)]
+        Num::Float(f) if f.fract() == 0.0 => Some(f as i128),
+        Num::Float(_) => None,
+    }
+}
+
+/// `const _: () = assert!(cond, "msg");` underlining `start..=end`: the `assert!` path carries the
+/// first span and its parentheses the last, and rustc joins them for the macro call.
+fn spanned_assert(start: Span, end: Span, cond: TokenStream, msg: &str) -> TokenStream {
+    let mut args = Group::new(Delimiter::Parenthesis, quote_spanned!(start=> #cond, #msg));
+    args.set_span(end);
+    quote_spanned! {start=>
+        const _: () = ::core::assert! #args;
+    }
+}
+
+/// A type as the user wrote it, for messages: `Option<u8>`, not `Option < u8 >`.
+pub fn type_text(ty: &syn::Type) -> String {
+    let mut s = ty.to_token_stream().to_string();
+    for (from, to) in [
+        (" < ", "<"),
+        ("< ", "<"),
+        (" <", "<"),
+        (" >", ">"),
+        (" :: ", "::"),
+        (":: ", "::"),
+        (" ,", ","),
+        ("& ", "&"),
+        ("[ ", "["),
+        (" ]", "]"),
+        ("( ", "("),
+        (" )", ")"),
+        (" ;", ";"),
+    ] {
+        s = s.replace(from, to);
+    }
+    s
 }
 
 fn expand_ret_fns(tool: &ToolFn, paths: &Paths) -> TokenStream {

@@ -2,7 +2,7 @@ use mcp_runtime::prelude::*;
 
 /// Lists tasks.
 #[tool]
-fn list(#[arg(min = 0.5, max = -0.5)] limit: i32) -> i32 {
+fn list(#[arg(min = 0.5, max = -0.5)] limit: f64) -> f64 {
     limit
 }
 

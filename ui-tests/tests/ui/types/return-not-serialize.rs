@@ -1,5 +1,6 @@
 use mcp_runtime::prelude::*;
 
+#[derive(JsonSchema)]
 struct Point {
     x: i64,
 }
