@@ -47,7 +47,8 @@ impl<T: Serialize + JsonSchema> IntoToolOutput for T {
 pub(crate) fn structured_result(value: Value, wrapped: bool) -> CallToolResult {
     let text = match &value {
         Value::String(s) => s.clone(),
-        other => other.to_string(),
+        // Indented like the Python SDK's text block, so both read the same to a model.
+        other => serde_json::to_string_pretty(other).unwrap_or_else(|_| other.to_string()),
     };
     let structured = if wrapped {
         let mut m = Map::with_capacity(1);

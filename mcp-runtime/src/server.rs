@@ -625,9 +625,11 @@ impl Server {
     ) -> Outcome {
         let params = req.params.as_ref();
         let Some(name) = params.and_then(|p| p.get("name")).and_then(Value::as_str) else {
+            // The message is the Python SDK's exact text; the reason travels in `data`.
             return Outcome::Answer(Err(ProtocolError::invalid_params(
-                "Invalid request parameters: tools/call needs a string `name`",
-            )));
+                "Invalid request parameters",
+            )
+            .with_data(json!({"reason": "tools/call needs a string `name`"}))));
         };
         let arguments = params.and_then(|p| p.get("arguments")).cloned();
         if arguments
@@ -635,8 +637,9 @@ impl Server {
             .is_some_and(|a| !a.is_object() && !a.is_null())
         {
             return Outcome::Answer(Err(ProtocolError::invalid_params(
-                "Invalid request parameters: tools/call `arguments` must be an object",
-            )));
+                "Invalid request parameters",
+            )
+            .with_data(json!({"reason": "tools/call `arguments` must be an object"}))));
         }
         let meta = params_meta(params);
         let request_scope = Arc::new(RequestScope {

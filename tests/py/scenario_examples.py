@@ -223,7 +223,7 @@ class Scenario:
 
     async def nameless_call(self) -> None:
         await self.protocol_error("tools/call without a name is -32602", None, {}, types.INVALID_PARAMS,
-                                  "Invalid request parameters: tools/call needs a string `name`", same_message=False)
+                                  "Invalid request parameters", same_message=True)
 
     async def session(self, server_name: str, version: str, instructions: str | None, tool_names: list[str]) -> None:
         async def body():
