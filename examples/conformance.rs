@@ -306,6 +306,19 @@ fn schema_2020_12() -> Value {
 
 // ---- the stateless era (2026-07-28) ----
 
+/// Echo the region, which the client also sends as the `Mcp-Param-Region` header (SEP-2243).
+#[tool]
+fn test_custom_headers(region: String) -> String {
+    format!("region: {region}")
+}
+
+/// The derived schema, with `region` marked to travel in a header too.
+fn schema_custom_headers(tool: &Tool) -> Value {
+    let mut schema = tool.input_schema().clone();
+    schema["properties"]["region"]["x-mcp-header"] = "Region".into();
+    schema
+}
+
 /// Needs the sampling capability; without it the call fails with -32021.
 #[tool]
 fn test_missing_capability(ctx: &Context) -> Result<String, ToolError> {
@@ -610,6 +623,7 @@ pub fn server() -> Server {
         test_elicitation_sep1330_enums,
         json_schema_2020_12_tool,
         test_missing_capability,
+        test_custom_headers,
         test_streaming_elicitation,
         test_input_required_result_elicitation,
         test_input_required_result_sampling,
@@ -620,13 +634,15 @@ pub fn server() -> Server {
         test_input_required_result_tampered_state,
         test_input_required_result_capabilities,
     ];
-    let tools = table.iter().cloned().map(|tool: Tool| {
-        if tool.name() == "json_schema_2020_12_tool" {
-            tool.with_input_schema(schema_2020_12())
-                .expect("the 2020-12 schema compiles")
-        } else {
-            tool
+    let tools = table.iter().cloned().map(|tool: Tool| match tool.name() {
+        "json_schema_2020_12_tool" => tool
+            .with_input_schema(schema_2020_12())
+            .expect("the 2020-12 schema compiles"),
+        "test_custom_headers" => {
+            let schema = schema_custom_headers(&tool);
+            tool.with_input_schema(schema).expect("the schema compiles")
         }
+        _ => tool,
     });
     Server::builder("mcp-tools-conformance", "1.0.0")
         .state(StateKeys(Default::default()))

@@ -552,7 +552,9 @@ async fn stateless(
         return Ok(StatusCode::ACCEPTED.into_response());
     };
     let id = req.id.to_json();
-    check_stateless_headers(headers, req).map_err(|r| r.with_id(id.clone()))?;
+    check_stateless_headers(headers, req)
+        .and_then(|()| check_param_headers(&endpoint.server, headers, req))
+        .map_err(|r| r.with_id(id.clone()))?;
     if req.method == "initialize" {
         return Err(Refusal::new(
             StatusCode::NOT_FOUND,
@@ -637,6 +639,114 @@ fn check_stateless_headers(headers: &HeaderMap, req: &RpcRequest) -> Result<(), 
         (Some(_), None) => Err(mismatch("the Mcp-Name header is missing".into())),
         (None, _) => Ok(()),
     }
+}
+
+/// The stateless era's custom headers (SEP-2243): a tool argument whose schema carries
+/// `"x-mcp-header": "Name"` travels in `Mcp-Param-Name` too, so that proxies can route on it. The
+/// header must be present when the body has the argument and carry the same value, literally or
+/// as `=?base64?…?=` (strict Base64, padding included).
+fn check_param_headers(
+    server: &Server,
+    headers: &HeaderMap,
+    req: &RpcRequest,
+) -> Result<(), Refusal> {
+    if req.method != "tools/call" {
+        return Ok(());
+    }
+    let params = req.params.as_ref();
+    let Some(tool) = params
+        .and_then(|p| p.get("name"))
+        .and_then(Value::as_str)
+        .and_then(|n| server.tools().get(n))
+    else {
+        return Ok(());
+    };
+    let Some(properties) = tool.input_schema()["properties"].as_object() else {
+        return Ok(());
+    };
+    let arguments = params.and_then(|p| p.get("arguments"));
+    for (arg, schema) in properties {
+        let Some(suffix) = schema.get("x-mcp-header").and_then(Value::as_str) else {
+            continue;
+        };
+        let header = format!("mcp-param-{suffix}");
+        let body = arguments.and_then(|a| a.get(arg)).filter(|v| !v.is_null());
+        let given = headers
+            .get(header.as_str())
+            .map(|v| v.to_str().map(str::trim));
+        let mismatch = |what: String| {
+            Refusal::new(
+                StatusCode::BAD_REQUEST,
+                codes::HEADER_MISMATCH,
+                format!("Header mismatch: Mcp-Param-{suffix} {what}"),
+            )
+        };
+        match (body, given) {
+            (None, None) => {}
+            (Some(_), None) => {
+                return Err(mismatch(format!("is missing but the body has `{arg}`")));
+            }
+            (_, Some(Err(_))) => return Err(mismatch("is not visible ASCII".into())),
+            (body, Some(Ok(raw))) => {
+                let value =
+                    decode_param(raw).ok_or_else(|| mismatch("has invalid Base64".into()))?;
+                let expected = match body {
+                    Some(Value::String(s)) => Some(s.clone()),
+                    Some(v @ (Value::Number(_) | Value::Bool(_))) => Some(v.to_string()),
+                    _ => None,
+                };
+                if expected.as_deref() != Some(value.as_str()) {
+                    return Err(mismatch(format!("does not match the body's `{arg}`")));
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// A parameter header's value: `=?base64?…?=` decoded (strict), anything else literally.
+fn decode_param(raw: &str) -> Option<String> {
+    match raw
+        .strip_prefix("=?base64?")
+        .and_then(|r| r.strip_suffix("?="))
+    {
+        Some(encoded) => String::from_utf8(base64_decode(encoded)?).ok(),
+        None => Some(raw.to_owned()),
+    }
+}
+
+/// Standard Base64 with padding; `None` for a wrong length, character or padding.
+fn base64_decode(text: &str) -> Option<Vec<u8>> {
+    let bytes = text.as_bytes();
+    if bytes.len() % 4 != 0 {
+        return None;
+    }
+    let value = |c: u8| -> Option<u32> {
+        Some(match c {
+            b'A'..=b'Z' => c - b'A',
+            b'a'..=b'z' => c - b'a' + 26,
+            b'0'..=b'9' => c - b'0' + 52,
+            b'+' => 62,
+            b'/' => 63,
+            _ => return None,
+        } as u32)
+    };
+    let mut out = Vec::with_capacity(bytes.len() / 4 * 3);
+    let chunks = bytes.chunks(4).count();
+    for (i, chunk) in bytes.chunks(4).enumerate() {
+        let pad = chunk.iter().rev().take_while(|&&c| c == b'=').count();
+        if pad > 2 || (pad > 0 && i + 1 != chunks) {
+            return None;
+        }
+        let mut n = 0u32;
+        for &c in &chunk[..4 - pad] {
+            n = (n << 6) | value(c)?;
+        }
+        n <<= 6 * pad as u32;
+        let decoded = [(n >> 16) as u8, (n >> 8) as u8, n as u8];
+        out.extend_from_slice(&decoded[..3 - pad]);
+    }
+    Some(out)
 }
 
 /// What happens to a call when its response stream goes away.
@@ -976,6 +1086,22 @@ mod tests {
             ("file://localhost", false),
         ] {
             assert_eq!(is_localhost_origin(origin), ok, "{origin}");
+        }
+    }
+
+    #[test]
+    fn parameter_headers_decode_strict_base64_or_stay_literal() {
+        for (raw, expected) in [
+            ("=?base64?SGVsbG8=?=", Some("Hello")),
+            ("=?base64?SGVsbG8?=", None),
+            ("=?base64?SGVs!!!bG8=?=", None),
+            ("=?base64?SGk=?=", Some("Hi")),
+            ("=?base64??=", Some("")),
+            ("=?base64?SGVsbG8=", Some("=?base64?SGVsbG8=")),
+            ("SGVsbG8=", Some("SGVsbG8=")),
+            ("plain", Some("plain")),
+        ] {
+            assert_eq!(decode_param(raw).as_deref(), expected, "{raw}");
         }
     }
 
