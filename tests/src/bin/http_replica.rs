@@ -1,0 +1,36 @@
+//! One replica of a stateless deployment: a server whose `replica` tool names the process that
+//! served the call, on Streamable HTTP at `127.0.0.1:<port>` (the first argument, default 0 for
+//! any free port). Prints `listening on http://ADDR/mcp` to stderr once bound.
+
+use mcp_runtime::prelude::*;
+use mcp_runtime::transport::http::HttpOptions;
+
+/// The id of the process that served this call.
+#[tool]
+fn replica() -> u32 {
+    std::process::id()
+}
+
+/// Add two integers.
+#[tool]
+fn add(a: i64, b: i64) -> i64 {
+    a + b
+}
+
+#[tokio::main]
+async fn main() -> std::io::Result<()> {
+    tracing_subscriber::fmt()
+        .with_writer(std::io::stderr)
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "warn".into()),
+        )
+        .init();
+    let port = std::env::args().nth(1).unwrap_or_else(|| "0".into());
+    let server = Server::builder("replica", "1.0.0")
+        .tools(tools![replica, add])
+        .build()
+        .expect("no state needed");
+    let listener = tokio::net::TcpListener::bind(format!("127.0.0.1:{port}")).await?;
+    eprintln!("listening on http://{}/mcp", listener.local_addr()?);
+    server.serve_http_on(listener, HttpOptions::default()).await
+}
