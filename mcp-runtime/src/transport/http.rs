@@ -718,7 +718,7 @@ fn decode_param(raw: &str) -> Option<String> {
 /// Standard Base64 with padding; `None` for a wrong length, character or padding.
 fn base64_decode(text: &str) -> Option<Vec<u8>> {
     let bytes = text.as_bytes();
-    if bytes.len() % 4 != 0 {
+    if !bytes.len().is_multiple_of(4) {
         return None;
     }
     let value = |c: u8| -> Option<u32> {
