@@ -1,5 +1,5 @@
 //! One replica of a stateless deployment: a server whose `replica` tool names the process that
-//! served the call, on Streamable HTTP at `127.0.0.1:<port>` (the first argument, default 0 for
+//! served the call (and `steps` sends progress and a log message), on Streamable HTTP at `127.0.0.1:<port>` (the first argument, default 0 for
 //! any free port). Prints `listening on http://ADDR/mcp` to stderr once bound.
 
 use mcp_runtime::prelude::*;
@@ -17,6 +17,16 @@ fn add(a: i64, b: i64) -> i64 {
     a + b
 }
 
+/// Report progress 1 and 2 of 2 with an info log message between them, then answer.
+#[tool]
+async fn steps(ctx: &Context) -> String {
+    ctx.progress(1.0, Some(2.0), Some("first"));
+    ctx.log(LogLevel::Info, "halfway");
+    tokio::task::yield_now().await;
+    ctx.progress(2.0, Some(2.0), Some("second"));
+    "two steps".into()
+}
+
 #[tokio::main]
 async fn main() -> std::io::Result<()> {
     tracing_subscriber::fmt()
@@ -27,7 +37,7 @@ async fn main() -> std::io::Result<()> {
         .init();
     let port = std::env::args().nth(1).unwrap_or_else(|| "0".into());
     let server = Server::builder("replica", "1.0.0")
-        .tools(tools![replica, add])
+        .tools(tools![replica, add, steps])
         .build()
         .expect("no state needed");
     let listener = tokio::net::TcpListener::bind(format!("127.0.0.1:{port}")).await?;

@@ -1,0 +1,89 @@
+"""Drives a Streamable HTTP server with the official Python client (mcp 2.3.0), in mode="legacy"
+(initialize handshake, session) and mode="auto" (server/discover first, stateless 2026-07-28).
+
+Run: python http_interop.py HTTP_REPLICA
+Starts the server on a free loopback port, prints one line per check ("ok MODE NAME" or
+"FAIL MODE NAME: why"), then "summary: N passed, M failed"; exits 1 when any check failed.
+"""
+import asyncio
+import subprocess
+import sys
+
+from mcp import Client
+
+REPLICA = sys.argv[1]
+results: list[tuple[str, str, str | None]] = []
+
+
+def check(mode: str, name: str, condition: bool, detail: object = "") -> None:
+    results.append((mode, name, None if condition else f"{detail!r}"))
+
+
+async def scenario(url: str, mode: str) -> None:
+    logs: list[object] = []
+
+    async def on_log(params) -> None:
+        logs.append(params)
+
+    async with Client(url, mode=mode, logging_callback=on_log) as client:
+        session = client.session
+        expected = "2025-11-25" if mode == "legacy" else "2026-07-28"
+        check(mode, "negotiated version", session.protocol_version == expected, session.protocol_version)
+        check(mode, "server info", session.server_info is not None and session.server_info.name == "replica",
+              session.server_info)
+        names = [t.name for t in (await client.list_tools()).tools]
+        check(mode, "list_tools", names == ["replica", "add", "steps"], names)
+        added = await client.call_tool("add", {"a": 40, "b": 2})
+        check(mode, "add", not added.is_error and added.structured_content == {"result": 42}, added)
+        bad = await client.call_tool("add", {"a": "x", "b": 2})
+        check(mode, "invalid arguments are a tool error", bad.is_error, bad)
+
+        progress: list[float] = []
+
+        async def on_progress(done: float, total: float | None, message: str | None) -> None:
+            progress.append(done)
+
+        if mode == "legacy":
+            await client.set_logging_level("info")
+        stepped = await client.call_tool("steps", {}, progress_callback=on_progress)
+        check(mode, "steps result", not stepped.is_error and stepped.structured_content == {"result": "two steps"}, stepped)
+        check(mode, "progress over the event stream", progress == [1.0, 2.0], progress)
+        if mode == "legacy":
+            check(mode, "log message over the event stream", len(logs) == 1, logs)
+        else:
+            check(mode, "no log message without a requested level", logs == [], logs)
+        served = await client.call_tool("replica", {})
+        check(mode, "replica", not served.is_error and isinstance(served.structured_content.get("result"), int), served)
+
+
+async def main() -> int:
+    server = subprocess.Popen([REPLICA], stderr=subprocess.PIPE, text=True)
+    try:
+        url = None
+        for line in server.stderr:
+            if line.startswith("listening on "):
+                url = line.split()[-1]
+                break
+        if url is None:
+            print("FAIL setup: the server did not start")
+            return 1
+        for mode in ["legacy", "auto"]:
+            try:
+                await scenario(url, mode)
+            except Exception as e:  # a crash is one failed check, the other mode still runs
+                check(mode, "scenario ran", False, e)
+    finally:
+        server.terminate()
+        server.wait()
+    failed = 0
+    for mode, name, why in results:
+        if why is None:
+            print(f"ok {mode} {name}")
+        else:
+            failed += 1
+            print(f"FAIL {mode} {name}: {why}")
+    print(f"summary: {len(results) - failed} passed, {failed} failed")
+    return 1 if failed else 0
+
+
+sys.exit(asyncio.run(main()))
