@@ -61,6 +61,21 @@ async fn wait_forever(ctx: &Context, probe: &Probe) -> String {
     "never".into()
 }
 
+/// Wait until dropped, without a word (its answer would be plain JSON).
+#[tool]
+async fn wait_quietly(probe: &Probe) -> String {
+    struct Drops<'a>(&'a Probe);
+    impl Drop for Drops<'_> {
+        fn drop(&mut self) {
+            self.0.dropped.fetch_add(1, Ordering::SeqCst);
+        }
+    }
+    let _drops = Drops(probe);
+    probe.started.fetch_add(1, Ordering::SeqCst);
+    std::future::pending::<()>().await;
+    "never".into()
+}
+
 /// Ask the user for a colour.
 #[tool]
 async fn pick(ctx: &Context) -> Result<String, ToolError> {
@@ -87,7 +102,14 @@ fn probe_counts(probe: &Probe) -> Vec<usize> {
 fn server() -> Server {
     Server::builder("http-test", "1.0.0")
         .state(Probe::default())
-        .tools(tools![add, steps, wait_forever, pick, probe_counts])
+        .tools(tools![
+            add,
+            steps,
+            wait_forever,
+            wait_quietly,
+            pick,
+            probe_counts
+        ])
         .build()
         .unwrap()
 }
@@ -487,7 +509,7 @@ async fn later_requests_need_a_known_session() {
             .as_array()
             .unwrap()
             .len(),
-        5
+        6
     );
     // An unsupported MCP-Protocol-Version: 400.
     let r = ep
@@ -786,6 +808,63 @@ async fn closing_a_stateless_stream_cancels_the_call() {
         let counts = &v["result"]["structuredContent"]["result"];
         assert_eq!(counts[0], 1, "{v}");
         if counts[1] == 1 {
+            break;
+        }
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "the call was never cancelled: {v}"
+        );
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+}
+
+#[tokio::test]
+async fn a_stateless_client_that_hangs_up_before_any_answer_cancels_the_call() {
+    let ep = serve(HttpOptions::default()).await;
+    let pending = ep.stateless(
+        33,
+        "tools/call",
+        json!({"name": "wait_quietly", "arguments": {}}),
+    );
+    let probe = async {
+        // Wait until the tool runs, then hang up (drop the request future).
+        let deadline = tokio::time::Instant::now() + HANG;
+        loop {
+            let v = json_body(
+                ep.stateless(
+                    34,
+                    "tools/call",
+                    json!({"name": "probe_counts", "arguments": {}}),
+                )
+                .await,
+            )
+            .await;
+            if v["result"]["structuredContent"]["result"][0] == 1 {
+                break;
+            }
+            assert!(
+                tokio::time::Instant::now() < deadline,
+                "the tool never started"
+            );
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+    };
+    tokio::select! {
+        _ = pending => panic!("wait_quietly answered"),
+        () = probe => {}
+    }
+    let deadline = tokio::time::Instant::now() + HANG;
+    loop {
+        let v = json_body(
+            ep.stateless(
+                35,
+                "tools/call",
+                json!({"name": "probe_counts", "arguments": {}}),
+            )
+            .await,
+        )
+        .await;
+        if v["result"]["structuredContent"]["result"][1] == 1 {
             break;
         }
         assert!(
