@@ -550,6 +550,31 @@ async fn delete_ends_a_session() {
 }
 
 #[tokio::test]
+async fn idle_sessions_end() {
+    let ep = serve(HttpOptions::default().session_idle_timeout(Duration::from_millis(50))).await;
+    let idle = ep.initialize(json!({})).await;
+    let streaming = ep.initialize(json!({})).await;
+    let stream = ep
+        .method(reqwest::Method::GET, &[("mcp-session-id", &streaming)])
+        .await;
+    assert_eq!(stream.status(), StatusCode::OK);
+    // Well past the limit; the next session to open sweeps the idle one, not the one whose
+    // stream is open.
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let fresh = ep.initialize(json!({})).await;
+    let list = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list"});
+    assert_eq!(
+        ep.in_session(&idle, &list).await.status(),
+        StatusCode::NOT_FOUND
+    );
+    assert_eq!(
+        ep.in_session(&streaming, &list).await.status(),
+        StatusCode::OK
+    );
+    assert_eq!(ep.in_session(&fresh, &list).await.status(), StatusCode::OK);
+}
+
+#[tokio::test]
 async fn get_opens_one_server_stream_per_session() {
     let ep = serve(HttpOptions::default()).await;
     let session = ep.initialize(json!({})).await;

@@ -49,7 +49,7 @@ use std::fmt;
 use std::io;
 use std::sync::{Arc, Mutex};
 use std::task::{Context as TaskContext, Poll};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use axum::Router;
 use axum::body::{Body, Bytes};
@@ -92,11 +92,12 @@ pub struct HttpOptions {
     any_host: bool,
     max_body_bytes: Option<usize>,
     keep_alive: Duration,
+    session_idle: Duration,
 }
 
 impl Default for HttpOptions {
     /// `/mcp`; localhost origins and loopback host names only; the server's message limit as the
-    /// body limit; an SSE keep-alive comment every 15 seconds.
+    /// body limit; an SSE keep-alive comment every 15 seconds; sessions end after an idle hour.
     fn default() -> Self {
         HttpOptions {
             path: "/mcp".into(),
@@ -107,6 +108,7 @@ impl Default for HttpOptions {
             any_host: false,
             max_body_bytes: None,
             keep_alive: Duration::from_secs(15),
+            session_idle: Duration::from_secs(3600),
         }
     }
 }
@@ -165,6 +167,14 @@ impl HttpOptions {
     /// How often an idle event stream gets a keep-alive comment (default 15 s).
     pub fn keep_alive(mut self, every: Duration) -> Self {
         self.keep_alive = every;
+        self
+    }
+
+    /// How long a handshake-era session may go without a request (and without an open `GET`
+    /// stream or a call in flight) before it ends, as if the client had sent `DELETE` (default one
+    /// hour). Expired sessions are swept when a new one opens.
+    pub fn session_idle_timeout(mut self, idle: Duration) -> Self {
+        self.session_idle = idle;
         self
     }
 
@@ -258,6 +268,16 @@ struct Endpoint {
 struct Session {
     conn: Connection,
     outgoing: Mutex<Option<mpsc::UnboundedReceiver<Value>>>,
+    last_seen: Mutex<Instant>,
+}
+
+impl Session {
+    /// Idle for longer than `limit`, with no stream open and no call in flight.
+    fn expired(&self, limit: Duration) -> bool {
+        lock(&self.last_seen).elapsed() > limit
+            && lock(&self.outgoing).is_some()
+            && lock(&self.conn.inner.in_flight).is_empty()
+    }
 }
 
 /// An HTTP-level refusal: a status, and a JSON-RPC error body when there is something to say.
@@ -498,7 +518,11 @@ fn is_stateless_message(message: &Incoming, version: Option<&str>) -> bool {
 }
 
 fn find_session(endpoint: &Endpoint, id: &str) -> Result<Arc<Session>, Refusal> {
-    lock(&endpoint.sessions).get(id).cloned().ok_or_else(|| {
+    let session = lock(&endpoint.sessions).get(id).cloned();
+    if let Some(s) = &session {
+        *lock(&s.last_seen) = Instant::now();
+    }
+    session.ok_or_else(|| {
         Refusal::new(
             StatusCode::NOT_FOUND,
             codes::INVALID_REQUEST,
@@ -518,13 +542,24 @@ async fn initialize(endpoint: &Endpoint, message: Incoming) -> Result<Response, 
         return Ok(json_response(StatusCode::OK, &response));
     }
     let id = new_session_id();
-    lock(&endpoint.sessions).insert(
+    let mut sessions = lock(&endpoint.sessions);
+    sessions.retain(|old, s| {
+        let expired = s.expired(endpoint.options.session_idle);
+        if expired {
+            tracing::info!(session = %old, "session expired after going idle");
+            s.conn.close();
+        }
+        !expired
+    });
+    sessions.insert(
         id.clone(),
         Arc::new(Session {
             conn,
             outgoing: Mutex::new(Some(outgoing)),
+            last_seen: Mutex::new(Instant::now()),
         }),
     );
+    drop(sessions);
     tracing::info!(session = %id, "session opened");
     let mut response = json_response(StatusCode::OK, &response);
     response.headers_mut().insert(
