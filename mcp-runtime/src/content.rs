@@ -166,19 +166,24 @@ impl CallToolResult {
 
     /// The result as MCP JSON.
     pub fn to_json(&self) -> Value {
+        self.clone().into_json()
+    }
+
+    /// The result as MCP JSON, moving the structured content rather than copying it.
+    pub fn into_json(self) -> Value {
         let mut m = Map::new();
         m.insert(
             "content".into(),
             Value::Array(self.content.iter().map(Content::to_json).collect()),
         );
-        if let Some(s) = &self.structured_content {
-            m.insert("structuredContent".into(), s.clone());
+        if let Some(s) = self.structured_content {
+            m.insert("structuredContent".into(), s);
         }
         if self.is_error {
             m.insert("isError".into(), Value::Bool(true));
         }
-        if let Some(meta) = &self.meta {
-            m.insert("_meta".into(), Value::Object(meta.clone()));
+        if let Some(meta) = self.meta {
+            m.insert("_meta".into(), Value::Object(meta));
         }
         Value::Object(m)
     }

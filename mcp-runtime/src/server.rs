@@ -704,7 +704,7 @@ impl Server {
             }),
         };
         let result = tokio::select! {
-            r = call => r.map(|r| r.to_json()),
+            r = call => r.map(CallToolResult::into_json),
             _ = request_scope.input_needed.cancelled() => {
                 let requests = lock(&request_scope.input_requests).clone();
                 let mut result = json!({"resultType": "input_required", "inputRequests": requests});

@@ -9,7 +9,7 @@
 pub mod handshake;
 pub mod stateless;
 
-use serde_json::{Map, Value, json};
+use serde_json::{Map, Value};
 
 use crate::error::ProtocolError;
 
@@ -235,9 +235,22 @@ pub fn error_from_json(error: &Value) -> ProtocolError {
     }
 }
 
+// The envelopes below are built field by field: `json!` would pass each interpolated `Value`
+// through `serde_json::to_value`, a deep copy of the whole result on every response.
+
+/// A JSON-RPC message object: `jsonrpc`, then `fields` in order.
+fn message<const N: usize>(fields: [(&str, Value); N]) -> Value {
+    let mut m = Map::with_capacity(N + 1);
+    m.insert("jsonrpc".into(), Value::String("2.0".into()));
+    for (key, value) in fields {
+        m.insert(key.into(), value);
+    }
+    Value::Object(m)
+}
+
 /// A success response.
 pub fn result_response(id: &RequestId, result: Value) -> Value {
-    json!({"jsonrpc": "2.0", "id": id.to_json(), "result": result})
+    message([("id", id.to_json()), ("result", result)])
 }
 
 /// An error response.
@@ -248,17 +261,21 @@ pub fn error_response(id: &Value, error: &ProtocolError) -> Value {
     if let Some(data) = &error.data {
         e.insert("data".into(), data.clone());
     }
-    json!({"jsonrpc": "2.0", "id": id, "error": Value::Object(e)})
+    message([("id", id.clone()), ("error", Value::Object(e))])
 }
 
 /// A request this side sends.
 pub fn request_message(id: &RequestId, method: &str, params: Value) -> Value {
-    json!({"jsonrpc": "2.0", "id": id.to_json(), "method": method, "params": params})
+    message([
+        ("id", id.to_json()),
+        ("method", method.into()),
+        ("params", params),
+    ])
 }
 
 /// A notification this side sends.
 pub fn notification_message(method: &str, params: Value) -> Value {
-    json!({"jsonrpc": "2.0", "method": method, "params": params})
+    message([("method", method.into()), ("params", params)])
 }
 
 /// The `_meta` object of a params object, if any.
