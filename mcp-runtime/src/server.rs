@@ -30,7 +30,7 @@ use std::fmt;
 use std::future::Future;
 use std::pin::Pin;
 use std::sync::atomic::{AtomicBool, AtomicU64};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Duration;
 
 use futures::FutureExt;
@@ -72,6 +72,9 @@ struct ServerInner {
     options: ServerOptions,
     call_slots: Option<Arc<Semaphore>>,
     capabilities: Value,
+    /// The `result` of `tools/list` for the first page, encoded once (see
+    /// [`Server::encoded_list_response`]).
+    first_list_page: OnceLock<Box<[u8]>>,
 }
 
 /// The knobs of a server, set on its [`ServerBuilder`].
@@ -264,6 +267,7 @@ impl ServerBuilder {
                 options: self.options,
                 call_slots,
                 capabilities,
+                first_list_page: OnceLock::new(),
             }),
         })
     }
@@ -586,6 +590,39 @@ impl Server {
             })?;
         conn.lock_session().log_level = Some(level);
         Ok(json!({}))
+    }
+
+    /// The whole response line to `req` when it is a handshake-era `tools/list` for the first
+    /// page: its `result` is the same for every caller, so it is encoded once and only the id is
+    /// written per call. `None` for anything else (a cursor, a `_meta`, no handshake yet, an id
+    /// already in flight), which takes [`Server::handle`] as usual.
+    pub(crate) fn encoded_list_response(&self, req: &Request, conn: &Connection) -> Option<Vec<u8>> {
+        if req.method != "tools/list" {
+            return None;
+        }
+        if let Some(params) = &req.params
+            && (params.contains_key("_meta")
+                || params.get("cursor").is_some_and(|c| !c.is_null()))
+        {
+            return None;
+        }
+        if conn.lock_session().handshake.is_none()
+            || lock(&conn.inner.in_flight).contains_key(&req.id)
+        {
+            return None;
+        }
+        let result = self.inner.first_list_page.get_or_init(|| {
+            let page = self.list_tools(req).unwrap_or_else(|_| json!({"tools": []}));
+            serde_json::to_vec(&page).unwrap_or_default().into()
+        });
+        let id = serde_json::to_vec(&req.id.to_json()).ok()?;
+        let mut line = Vec::with_capacity(result.len() + id.len() + 40);
+        line.extend_from_slice(br#"{"jsonrpc":"2.0","id":"#);
+        line.extend_from_slice(&id);
+        line.extend_from_slice(br#","result":"#);
+        line.extend_from_slice(result);
+        line.extend_from_slice(b"}\n");
+        Some(line)
     }
 
     fn list_tools(&self, req: &Request) -> Result<Value, ProtocolError> {

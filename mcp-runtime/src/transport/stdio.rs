@@ -1,13 +1,18 @@
 //! Newline-delimited JSON-RPC over a byte stream: stdin/stdout for a server launched by its
 //! client, or any `AsyncRead`/`AsyncWrite` pair.
 //!
-//! One line is one message. Requests run concurrently, each in its own task, and responses are
-//! written as they complete. A line that is not a message (invalid JSON or UTF-8, too deep, too
+//! One line is one message. Each request is first run inline, as soon as its line is read; one
+//! that cannot finish at once (it awaits something) moves to its own task, so requests run
+//! concurrently, and responses are written as they complete. Responses that are ready together
+//! go out in one write. A line that is not a message (invalid JSON or UTF-8, too deep, too
 //! long, a batch, a malformed envelope) gets an error response with id `null` and a log line on
 //! stderr; the server keeps reading. At end of input the server stops reading, lets the requests
 //! in flight finish, writes their responses and returns.
 
+use std::future::Future;
 use std::io;
+use std::pin::Pin;
+use std::task::{Context, Poll, Waker};
 
 use serde_json::Value;
 use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncWrite, AsyncWriteExt, BufReader};
@@ -91,11 +96,71 @@ pub async fn write_message<W: AsyncWrite + Unpin>(
     writer: &mut W,
     message: &Value,
 ) -> io::Result<()> {
-    // serde_json escapes control characters inside strings, so the line has no raw newline.
-    let mut line = serde_json::to_vec(message).map_err(io::Error::other)?;
-    line.push(b'\n');
+    let mut line = Vec::new();
+    encode_message(&mut line, message)?;
     writer.write_all(&line).await?;
     writer.flush().await
+}
+
+/// Appends one message to `buf` as one line.
+pub fn encode_message(buf: &mut Vec<u8>, message: &Value) -> io::Result<()> {
+    // serde_json escapes control characters inside strings, so the line has no raw newline.
+    serde_json::to_writer(&mut *buf, message).map_err(io::Error::other)?;
+    buf.push(b'\n');
+    Ok(())
+}
+
+/// Appends one message to the writer's batch; a message that cannot be encoded is logged and
+/// skipped.
+fn encode_into(buf: &mut Vec<u8>, message: &Value) {
+    let start = buf.len();
+    if let Err(e) = encode_message(buf, message) {
+        buf.truncate(start);
+        tracing::error!(error = %e, "encoding a message failed");
+    }
+}
+
+/// Past this many bytes the writer stops gathering queued messages and writes what it has.
+const WRITE_BATCH_BYTES: usize = 256 * 1024;
+
+/// Polls `fut` once, here and now. A request whose work is synchronous (most tool calls) is
+/// then answered without a task of its own: no spawn, no wake-up of another worker thread.
+///
+/// The no-op waker is sound: a future that returns `Pending` must register the waker of its
+/// next poll, and the task it moves to polls it again at once with a real waker.
+fn poll_once<F: Future + Unpin>(fut: &mut F) -> Poll<F::Output> {
+    Pin::new(fut).poll(&mut Context::from_waker(Waker::noop()))
+}
+
+type StdinReader = Box<dyn AsyncRead + Unpin + Send>;
+type StdoutWriter = Box<dyn AsyncWrite + Unpin + Send>;
+
+/// This process's stdin and stdout. Where they are pipes (how a client launches a server) and
+/// the OS lets us reopen them, they are driven by the runtime's reactor as non-blocking pipes;
+/// otherwise (a terminal, a file, another OS) they are tokio's `stdin()`/`stdout()`, whose every
+/// read and write is a hand-off to the blocking thread pool: correct everywhere, several times
+/// the CPU per message.
+fn stdio_streams() -> (StdinReader, StdoutWriter) {
+    #[cfg(target_os = "linux")]
+    {
+        // Reopening through /proc gives this process its own open file description of each
+        // pipe, so making it non-blocking leaves fds 0 and 1 (which children may inherit, and
+        // the client may share) exactly as they were.
+        use tokio::net::unix::pipe::OpenOptions;
+        let reader: StdinReader = match OpenOptions::new().open_receiver("/proc/self/fd/0") {
+            Ok(pipe) => Box::new(pipe),
+            Err(_) => Box::new(tokio::io::stdin()),
+        };
+        let writer: StdoutWriter = match OpenOptions::new().open_sender("/proc/self/fd/1") {
+            Ok(pipe) => Box::new(pipe),
+            Err(_) => Box::new(tokio::io::stdout()),
+        };
+        (reader, writer)
+    }
+    #[cfg(not(target_os = "linux"))]
+    {
+        (Box::new(tokio::io::stdin()), Box::new(tokio::io::stdout()))
+    }
 }
 
 /// The error response a line that is not a message gets, or `None` for a blank line.
@@ -117,7 +182,8 @@ impl Server {
     /// then finish and their responses are written before this returns. Nothing else may write
     /// to stdout: log through `tracing` to stderr.
     pub async fn serve_stdio(&self) -> io::Result<()> {
-        self.serve_io(tokio::io::stdin(), tokio::io::stdout()).await
+        let (reader, writer) = stdio_streams();
+        self.serve_io(reader, writer).await
     }
 
     /// Serves one connection over a reader and a writer of newline-delimited JSON-RPC.
@@ -127,6 +193,8 @@ impl Server {
         W: AsyncWrite + Unpin + Send,
     {
         let (conn, mut outgoing) = Connection::new();
+        // Responses the read loop encoded itself (see `Server::encoded_list_response`).
+        let (encoded_tx, mut encoded) = tokio::sync::mpsc::unbounded_channel::<Vec<u8>>();
         let (drained_tx, mut drained_rx) = oneshot::channel::<()>();
         let max = self.options().max_message_bytes;
 
@@ -154,14 +222,25 @@ impl Server {
                     continue;
                 }
                 match Incoming::parse(&bytes) {
+                    Ok(Incoming::Request(req))
+                        if let Some(line) = self.encoded_list_response(&req, &conn) =>
+                    {
+                        let _ = encoded_tx.send(line);
+                    }
                     Ok(message) => {
-                        let response = self.handle(message, &conn);
-                        let conn = conn.clone();
-                        tasks.spawn(async move {
-                            if let Some(r) = response.await {
-                                conn.send(r);
+                        let mut response = self.handle(message, &conn);
+                        match poll_once(&mut response) {
+                            Poll::Ready(Some(r)) => conn.send(r),
+                            Poll::Ready(None) => {}
+                            Poll::Pending => {
+                                let conn = conn.clone();
+                                tasks.spawn(async move {
+                                    if let Some(r) = response.await {
+                                        conn.send(r);
+                                    }
+                                });
                             }
-                        });
+                        }
                     }
                     Err(rejected) => {
                         tracing::warn!(error = %rejected.error, "rejected an incoming message");
@@ -185,28 +264,49 @@ impl Server {
 
         let write = async {
             let mut writer = writer;
-            let mut failed = None;
-            let mut write = async |m: Value, failed: &mut Option<io::Error>| {
-                if failed.is_none()
-                    && let Err(e) = write_message(&mut writer, &m).await
-                {
-                    tracing::error!(error = %e, "writing to the connection failed");
-                    *failed = Some(e);
-                }
-            };
+            let mut failed: Option<io::Error> = None;
+            let mut buf = Vec::with_capacity(16 * 1024);
+            let mut drained = false;
             loop {
+                // Wait for one message, then take every message already queued behind it, and
+                // write them all at once.
                 tokio::select! {
                     biased;
                     m = outgoing.recv() => match m {
-                        Some(m) => write(m, &mut failed).await,
+                        Some(m) => encode_into(&mut buf, &m),
                         None => break,
                     },
-                    _ = &mut drained_rx => {
-                        while let Ok(m) = outgoing.try_recv() {
-                            write(m, &mut failed).await;
-                        }
+                    Some(line) = encoded.recv() => buf.extend_from_slice(&line),
+                    _ = &mut drained_rx, if !drained => drained = true,
+                }
+                while buf.len() < WRITE_BATCH_BYTES {
+                    if let Ok(m) = outgoing.try_recv() {
+                        encode_into(&mut buf, &m);
+                    } else if let Ok(line) = encoded.try_recv() {
+                        buf.extend_from_slice(&line);
+                    } else {
                         break;
                     }
+                }
+                if failed.is_none() && !buf.is_empty() {
+                    let result = match writer.write_all(&buf).await {
+                        Ok(()) => writer.flush().await,
+                        Err(e) => Err(e),
+                    };
+                    if let Err(e) = result {
+                        tracing::error!(error = %e, "writing to the connection failed");
+                        failed = Some(e);
+                    }
+                }
+                let full = buf.len() >= WRITE_BATCH_BYTES;
+                buf.clear();
+                // One huge message must not pin its buffer for the connection's lifetime.
+                if buf.capacity() > 4 * WRITE_BATCH_BYTES {
+                    buf = Vec::with_capacity(16 * 1024);
+                }
+                // Every request has finished and everything queued is written: done.
+                if drained && !full && outgoing.is_empty() && encoded.is_empty() {
+                    break;
                 }
             }
             let _ = writer.shutdown().await;
