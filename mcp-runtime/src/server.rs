@@ -596,13 +596,16 @@ impl Server {
     /// page: its `result` is the same for every caller, so it is encoded once and only the id is
     /// written per call. `None` for anything else (a cursor, a `_meta`, no handshake yet, an id
     /// already in flight), which takes [`Server::handle`] as usual.
-    pub(crate) fn encoded_list_response(&self, req: &Request, conn: &Connection) -> Option<Vec<u8>> {
+    pub(crate) fn encoded_list_response(
+        &self,
+        req: &Request,
+        conn: &Connection,
+    ) -> Option<Vec<u8>> {
         if req.method != "tools/list" {
             return None;
         }
         if let Some(params) = &req.params
-            && (params.contains_key("_meta")
-                || params.get("cursor").is_some_and(|c| !c.is_null()))
+            && (params.contains_key("_meta") || params.get("cursor").is_some_and(|c| !c.is_null()))
         {
             return None;
         }
@@ -612,7 +615,9 @@ impl Server {
             return None;
         }
         let result = self.inner.first_list_page.get_or_init(|| {
-            let page = self.list_tools(req).unwrap_or_else(|_| json!({"tools": []}));
+            let page = self
+                .list_tools(req)
+                .unwrap_or_else(|_| json!({"tools": []}));
             serde_json::to_vec(&page).unwrap_or_default().into()
         });
         let id = serde_json::to_vec(&req.id.to_json()).ok()?;
