@@ -46,7 +46,7 @@ fn check_signature(cx: &Ctxt, sig: &Signature) {
     if let Some(c) = &sig.constness {
         cx.error_spanned_by(c, "a tool cannot be a `const fn`: remove `const`");
     }
-    if let Some(u) = &sig.unsafety {
+    if let syn::Safety::Unsafe(u) = &sig.safety {
         cx.error_spanned_by(
             u,
             "a tool cannot be an `unsafe fn`: the generated handler has no way to uphold its safety contract; make the function safe and keep the `unsafe` block inside",
