@@ -1,6 +1,59 @@
 //! Typed MCP tools: write a plain Rust function, get a published, validated, served MCP tool.
 //!
-//! (The crate tour is written once the runtime is complete; see the README for now.)
+//! # A tour
+//!
+//! - [`#[tool]`](macro@tool) turns a function into a tool: its doc comments, its parameters with
+//!   their `#[arg(...)]` constraints, its hints and its return type become the published contract
+//!   (name, title, description, inputSchema, outputSchema, annotations) and the validation that runs
+//!   before the body. Mistakes in a contract are compile errors at the token that is wrong.
+//! - [`tools!`] collects tools into a [`ToolTable`], in order; the table builds each contract and
+//!   compiles each validator once. [`ToolTable::call`] is the in-process call path every transport
+//!   ends in: validate, run, convert, hide unexpected failures.
+//! - [`Server::builder`] names the server, gives it state (a `&T` parameter of a tool borrows the
+//!   `T` given here; a missing one fails at [`ServerBuilder::build`], naming the tool and the type)
+//!   and serves it: [`Server::serve_stdio`], [`Server::serve_io`], and with the `http` feature
+//!   Streamable HTTP ([`transport::http`]). Both protocol eras are served: the 2025 `initialize`
+//!   handshake and the stateless 2026-07-28 revision.
+//! - [`Context`] (a `&Context` parameter) is the request: progress, log messages, cancellation,
+//!   elicitation, and who is calling.
+//! - [`Client`] talks to a server over the same JSON-RPC path, in memory
+//!   ([`Client::in_process`]) or over any reader and writer: the way to test a server.
+//! - Errors: [`ToolError::new`] is a message the model reads; any other error, and any panic, is
+//!   logged in full and hidden from the model; [`ToolError::protocol`] is a JSON-RPC error.
+//!
+//! # Features
+//!
+//! | feature | default | what it adds |
+//! |---|---|---|
+//! | `http` | yes | Streamable HTTP on axum: [`transport::http::router`], [`Server::serve_http`], a bearer-token layer |
+//!
+//! # Example
+//!
+//! ```
+//! # #![deny(warnings)]
+//! use mcp_runtime::prelude::*;
+//! use serde_json::json;
+//!
+//! /// Add two numbers.
+//! #[tool(read_only)]
+//! fn add(a: i64, #[arg(minimum = 0, maximum = 100)] b: i64) -> i64 {
+//!     a + b
+//! }
+//!
+//! # #[tokio::main(flavor = "current_thread")]
+//! # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+//! let server = Server::builder("calculator", "1.0.0").tools(tools![add]).build()?;
+//! let client = mcp_runtime::Client::in_process(&server).await?;
+//!
+//! let result = client.call_tool("add", json!({"a": 2, "b": 3})).await?;
+//! assert_eq!(result.structured_content, Some(json!({"result": 5})));
+//!
+//! let rejected = client.call_tool("add", json!({"a": 2, "b": 300})).await?;
+//! assert!(rejected.is_error);
+//! assert_eq!(rejected.first_text(), Some("Invalid arguments for tool add: /b: must be <= 100 (got 300)"));
+//! # Ok(())
+//! # }
+//! ```
 
 #![warn(missing_docs)]
 
