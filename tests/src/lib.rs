@@ -3,4 +3,5 @@
 
 pub mod kit;
 pub mod peer;
+pub mod python;
 pub mod tasks;

@@ -5,29 +5,14 @@
 //! Needs `<repo>/.venv` with `mcp==2.3.0` (`bash .ci/python-venv`). Without it the test says why
 //! and passes, unless `MCP_INTEROP_REQUIRED=1` (set by `.ci/run`).
 
-use std::path::PathBuf;
 use std::process::Command;
 
 #[test]
 fn official_python_client_over_http_in_legacy_and_auto_modes() {
-    let repo = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
-    let python = repo.join(".venv/bin/python");
-    let has_sdk = python.exists()
-        && Command::new(&python)
-            .args(["-c", "import mcp"])
-            .status()
-            .is_ok_and(|s| s.success());
-    if !has_sdk {
-        let why = format!(
-            "{} with the `mcp` package is missing (run `bash .ci/python-venv`)",
-            python.display()
-        );
-        if std::env::var("MCP_INTEROP_REQUIRED").as_deref() == Ok("1") {
-            panic!("MCP_INTEROP_REQUIRED=1 but {why}");
-        }
-        eprintln!("skipped: {why}");
+    let Some(python) = integration_tests::python::python_with_sdk() else {
         return;
-    }
+    };
+    let repo = integration_tests::python::repo();
     let out = Command::new(&python)
         .arg(repo.join("tests/py/http_interop.py"))
         .arg(env!("CARGO_BIN_EXE_http_replica"))
