@@ -4,4 +4,3 @@
 pub mod kit;
 pub mod peer;
 pub mod python;
-pub mod tasks;
