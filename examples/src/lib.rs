@@ -1,6 +1,8 @@
 //! Helpers shared by the example servers: logging to stderr, and Python-style `repr` for the
 //! messages the reference servers send.
 
+use tracing_subscriber::filter::{LevelFilter, Targets};
+
 /// Formats a string the way Python's `repr()` does, so messages match the reference servers.
 pub fn py_repr(s: &str) -> String {
     let quote = if s.contains('\'') && !s.contains('"') {
@@ -55,6 +57,33 @@ mod tests {
         assert_eq!(py_list(&["groceries"]), "['groceries']");
         assert_eq!(py_list(&[]), "[]");
     }
+
+    #[test]
+    fn log_filter_reads_levels_and_targets() {
+        use tracing::Level;
+        assert!(parse_log_filter("").unwrap().is_none());
+        assert!(parse_log_filter(" , ").unwrap().is_none());
+
+        let only = parse_log_filter("mcp_runtime=debug").unwrap().unwrap();
+        assert!(only.would_enable("mcp_runtime::server", &Level::DEBUG));
+        assert!(!only.would_enable("mcp_runtime", &Level::TRACE));
+        assert!(!only.would_enable("hyper", &Level::ERROR));
+
+        // A trailing comma does not turn into a catch-all directive.
+        let mixed = parse_log_filter("warn, mcp_runtime=debug,")
+            .unwrap()
+            .unwrap();
+        assert!(mixed.would_enable("mcp_runtime", &Level::DEBUG));
+        assert!(mixed.would_enable("hyper", &Level::WARN));
+        assert!(!mixed.would_enable("hyper", &Level::INFO));
+
+        let bare = parse_log_filter("DEBUG").unwrap().unwrap();
+        assert!(bare.would_enable("tasks", &Level::DEBUG));
+        assert!(!bare.would_enable("tasks", &Level::TRACE));
+
+        assert!(parse_log_filter("mcp_runtime=loud").is_err());
+        assert!(parse_log_filter("a=b=c").is_err());
+    }
 }
 
 /// The runtime the examples run on.
@@ -67,13 +96,50 @@ pub fn runtime() -> tokio::runtime::Runtime {
 
 /// Logs to stderr (stdout carries only MCP messages) at `RUST_LOG` or `info`.
 pub fn init_logging() {
-    let filter =
-        tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "info".into());
+    use tracing_subscriber::layer::SubscriberExt;
+    use tracing_subscriber::util::SubscriberInitExt;
     let _ = tracing_subscriber::fmt()
-        .with_env_filter(filter)
         .with_writer(std::io::stderr)
         .with_ansi(false)
+        .finish()
+        .with(log_filter(LevelFilter::INFO))
         .try_init();
+}
+
+/// The log filter `RUST_LOG` asks for, or `default` when it is unset or empty. The syntax is
+/// tracing-subscriber's `Targets`: comma-separated `level` and `target=level` directives (no
+/// span or regex filters, which would need its `env-filter` feature and the regex crates). An
+/// unparsable value is reported in one line on stderr and `default` is used instead.
+pub fn log_filter(default: LevelFilter) -> Targets {
+    let parsed = match std::env::var("RUST_LOG") {
+        Ok(value) => parse_log_filter(&value).map_err(|e| format!("{value:?}: {e}")),
+        Err(std::env::VarError::NotPresent) => Ok(None),
+        Err(std::env::VarError::NotUnicode(value)) => Err(format!("{value:?}: not UTF-8")),
+    };
+    match parsed {
+        Ok(Some(filter)) => filter,
+        Ok(None) => Targets::new().with_default(default),
+        Err(e) => {
+            eprintln!("ignoring RUST_LOG={e}; logging at {default}");
+            Targets::new().with_default(default)
+        }
+    }
+}
+
+/// `value` as a `Targets` filter; `None` when it has no directives. Empty directives (a stray or
+/// trailing comma) are skipped: `Targets` would read one as a target prefix matching everything.
+fn parse_log_filter(
+    value: &str,
+) -> Result<Option<Targets>, tracing_subscriber::filter::ParseError> {
+    let directives: Vec<&str> = value
+        .split(',')
+        .map(str::trim)
+        .filter(|d| !d.is_empty())
+        .collect();
+    if directives.is_empty() {
+        return Ok(None);
+    }
+    directives.join(",").parse().map(Some)
 }
 
 /// Serves `server` over stdio until stdin closes.

@@ -4,6 +4,9 @@
 
 use mcp_runtime::prelude::*;
 use mcp_runtime::transport::http::HttpOptions;
+use tracing_subscriber::filter::LevelFilter;
+use tracing_subscriber::layer::SubscriberExt;
+use tracing_subscriber::util::SubscriberInitExt;
 
 /// The id of the process that served this call.
 #[tool]
@@ -31,9 +34,8 @@ async fn steps(ctx: &Context) -> String {
 async fn main() -> std::io::Result<()> {
     tracing_subscriber::fmt()
         .with_writer(std::io::stderr)
-        .with_env_filter(
-            tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "warn".into()),
-        )
+        .finish()
+        .with(examples::log_filter(LevelFilter::WARN))
         .init();
     let port = std::env::args().nth(1).unwrap_or_else(|| "0".into());
     let server = Server::builder("replica", "1.0.0")
