@@ -45,7 +45,7 @@ private_paths! {
     schema_generator => schemars::SchemaGenerator;
     state_req => StateReq;
     call_parts => CallParts;
-    call_tool_result => CallToolResult;
+    tool_output => ToolOutput;
     tool_error => ToolError;
     box_future => BoxFuture;
     boxed => boxed;

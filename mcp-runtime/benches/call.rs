@@ -72,7 +72,7 @@ impl p::ToolDef for add_task {
         }
         fn handler(
             mut parts: p::CallParts,
-        ) -> p::BoxFuture<'static, Result<CallToolResult, ToolError>> {
+        ) -> p::BoxFuture<'static, Result<p::ToolOutput, ToolError>> {
             p::boxed(async move {
                 let title: String = p::take_arg(&mut parts, "title")?.unwrap_or_default();
                 let task_id: String = p::take_arg(&mut parts, "task_id")?.unwrap_or_default();

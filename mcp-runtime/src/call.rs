@@ -12,6 +12,7 @@ use serde_json::{Map, Value};
 use crate::content::{CallToolResult, Content};
 use crate::context::Context;
 use crate::error::{ProtocolError, ToolError, ToolErrorKind};
+use crate::output::ToolOutput;
 use crate::private::CallParts;
 use crate::state::StateMap;
 use crate::table::ToolTable;
@@ -53,6 +54,21 @@ impl ToolTable {
         arguments: Option<Value>,
         unknown: UnknownToolPolicy,
     ) -> Result<CallToolResult, ProtocolError> {
+        self.call_output(state, ctx, name, arguments, unknown)
+            .await
+            .map(ToolOutput::into_call_result)
+    }
+
+    /// [`ToolTable::call_with`], the result still as the handler produced it (what the server
+    /// writes to the wire).
+    pub(crate) async fn call_output(
+        &self,
+        state: &Arc<StateMap>,
+        ctx: Context,
+        name: &str,
+        arguments: Option<Value>,
+        unknown: UnknownToolPolicy,
+    ) -> Result<ToolOutput, ProtocolError> {
         let Some(tool) = self.get(name) else {
             tracing::info!(tool = name, "unknown tool");
             // The first block is exactly the Python SDK's text; the second lists the valid names
@@ -64,7 +80,8 @@ impl ToolTable {
                     content: vec![Content::text(unknown_text), Content::text(valid_text)],
                     is_error: true,
                     ..Default::default()
-                }),
+                }
+                .into()),
                 UnknownToolPolicy::ProtocolError => Err(ProtocolError::invalid_params(format!(
                     "{unknown_text}. {valid_text}"
                 ))),
@@ -81,7 +98,7 @@ impl ToolTable {
         };
         let violations = tool.validator.validate(&mut args);
         if !violations.is_empty() {
-            return Ok(rejected(tool.name(), &violations));
+            return Ok(rejected(tool.name(), &violations).into());
         }
         let Value::Object(args) = args else {
             unreachable!("checked above")
@@ -94,7 +111,7 @@ impl ToolTable {
 fn rejected(tool: &str, violations: &[Violation]) -> CallToolResult {
     let mut fields: Vec<&str> = violations.iter().map(|v| v.path.as_str()).collect();
     fields.dedup();
-    tracing::info!(tool, ?fields, "rejected arguments");
+    tracing::debug!(tool, ?fields, "rejected arguments");
     CallToolResult::error_text(format_violations(tool, violations))
 }
 
@@ -104,7 +121,7 @@ pub(crate) async fn run(
     state: Arc<StateMap>,
     ctx: Context,
     args: Map<String, Value>,
-) -> Result<CallToolResult, ProtocolError> {
+) -> Result<ToolOutput, ProtocolError> {
     install_panic_hook();
     let wrapped = tool.output.as_ref().is_some_and(|o| o.wrapped);
     let parts = CallParts {
@@ -123,11 +140,12 @@ pub(crate) async fn run(
         Ok(Err(error)) => match error.kind {
             ToolErrorKind::Visible(message) => {
                 tracing::info!(tool = name, "tool failed: {message}");
-                Ok(CallToolResult::error_text(format!(
-                    "Error executing tool {name}: {message}"
-                )))
+                Ok(
+                    CallToolResult::error_text(format!("Error executing tool {name}: {message}"))
+                        .into(),
+                )
             }
-            ToolErrorKind::Raw(text) => Ok(CallToolResult::error_text(text)),
+            ToolErrorKind::Raw(text) => Ok(CallToolResult::error_text(text).into()),
             ToolErrorKind::Protocol(p) => {
                 tracing::info!(
                     tool = name,
@@ -140,7 +158,7 @@ pub(crate) async fn run(
             ToolErrorKind::Internal(e) => {
                 let id = next_error_id();
                 tracing::error!(tool = name, error_id = %id, "tool raised an unexpected error: {}", error_chain(&*e));
-                Ok(hidden(name, &id))
+                Ok(hidden(name, &id).into())
             }
         },
         Err(payload) => {
@@ -150,14 +168,14 @@ pub(crate) async fn run(
                 .with(|p| p.borrow_mut().take())
                 .unwrap_or_else(|| "unknown location".into());
             tracing::error!(tool = name, error_id = %id, "tool panicked at {location}: {message}");
-            Ok(hidden(name, &id))
+            Ok(hidden(name, &id).into())
         }
     }
 }
 
 /// Converts a value that failed to deserialize after passing the schema into a rejection.
 pub(crate) fn deserialize_failure(tool: &str, arg: &str, error: &serde_json::Error) -> ToolError {
-    tracing::info!(tool, fields = ?[arg], "rejected arguments");
+    tracing::debug!(tool, fields = ?[arg], "rejected arguments");
     ToolError::new_raw(format_violations(
         tool,
         &[Violation {

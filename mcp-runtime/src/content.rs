@@ -1,6 +1,7 @@
 //! What a tool call returns on the wire: content blocks and the call result.
 
-use serde_json::{Map, Value, json};
+use serde::ser::{Serialize, SerializeMap, Serializer};
+use serde_json::{Map, Value};
 
 /// One content block of a tool result. Fields are the MCP fields of the same names.
 #[allow(missing_docs)]
@@ -76,13 +77,32 @@ impl Content {
 
     /// The block as MCP JSON.
     pub fn to_json(&self) -> Value {
+        serde_json::to_value(self).unwrap_or(Value::Null)
+    }
+}
+
+// Blocks and results are written straight to the output (no `Value` tree in between); the
+// key order is the one published in the MCP schema.
+impl Serialize for Content {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         match self {
-            Content::Text(text) => json!({"type": "text", "text": text}),
-            Content::Image { data, mime_type } => {
-                json!({"type": "image", "data": data, "mimeType": mime_type})
+            Content::Text(text) => {
+                let mut m = serializer.serialize_map(Some(2))?;
+                m.serialize_entry("type", "text")?;
+                m.serialize_entry("text", text)?;
+                m.end()
             }
-            Content::Audio { data, mime_type } => {
-                json!({"type": "audio", "data": data, "mimeType": mime_type})
+            Content::Image { data, mime_type } | Content::Audio { data, mime_type } => {
+                let kind = if matches!(self, Content::Image { .. }) {
+                    "image"
+                } else {
+                    "audio"
+                };
+                let mut m = serializer.serialize_map(Some(3))?;
+                m.serialize_entry("type", kind)?;
+                m.serialize_entry("data", data)?;
+                m.serialize_entry("mimeType", mime_type)?;
+                m.end()
             }
             Content::ResourceLink {
                 uri,
@@ -90,38 +110,50 @@ impl Content {
                 description,
                 mime_type,
             } => {
-                let mut m = Map::new();
-                m.insert("type".into(), "resource_link".into());
-                m.insert("uri".into(), uri.clone().into());
-                m.insert("name".into(), name.clone().into());
+                let mut m = serializer.serialize_map(None)?;
+                m.serialize_entry("type", "resource_link")?;
+                m.serialize_entry("uri", uri)?;
+                m.serialize_entry("name", name)?;
                 if let Some(d) = description {
-                    m.insert("description".into(), d.clone().into());
+                    m.serialize_entry("description", d)?;
                 }
                 if let Some(t) = mime_type {
-                    m.insert("mimeType".into(), t.clone().into());
+                    m.serialize_entry("mimeType", t)?;
                 }
-                Value::Object(m)
+                m.end()
             }
-            Content::Resource {
-                uri,
-                mime_type,
-                text,
-                blob,
-            } => {
-                let mut r = Map::new();
-                r.insert("uri".into(), uri.clone().into());
-                if let Some(t) = mime_type {
-                    r.insert("mimeType".into(), t.clone().into());
-                }
-                if let Some(t) = text {
-                    r.insert("text".into(), t.clone().into());
-                }
-                if let Some(b) = blob {
-                    r.insert("blob".into(), b.clone().into());
-                }
-                json!({"type": "resource", "resource": Value::Object(r)})
+            Content::Resource { .. } => {
+                let mut m = serializer.serialize_map(Some(2))?;
+                m.serialize_entry("type", "resource")?;
+                m.serialize_entry("resource", &EmbeddedResource(self))?;
+                m.end()
             }
         }
+    }
+}
+
+/// The `resource` member of an embedded resource block.
+struct EmbeddedResource<'a>(&'a Content);
+
+impl Serialize for EmbeddedResource<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let Content::Resource {
+            uri,
+            mime_type,
+            text,
+            blob,
+        } = self.0
+        else {
+            return serializer.serialize_map(Some(0))?.end();
+        };
+        let mut r = serializer.serialize_map(None)?;
+        r.serialize_entry("uri", uri)?;
+        for (key, v) in [("mimeType", mime_type), ("text", text), ("blob", blob)] {
+            if let Some(v) = v {
+                r.serialize_entry(key, v)?;
+            }
+        }
+        r.end()
     }
 }
 
@@ -166,7 +198,7 @@ impl CallToolResult {
 
     /// The result as MCP JSON.
     pub fn to_json(&self) -> Value {
-        self.clone().into_json()
+        serde_json::to_value(self).unwrap_or(Value::Null)
     }
 
     /// The result as MCP JSON, moving the structured content rather than copying it.
@@ -174,7 +206,7 @@ impl CallToolResult {
         let mut m = Map::new();
         m.insert(
             "content".into(),
-            Value::Array(self.content.iter().map(Content::to_json).collect()),
+            serde_json::to_value(&self.content).unwrap_or(Value::Null),
         );
         if let Some(s) = self.structured_content {
             m.insert("structuredContent".into(), s);
@@ -202,6 +234,23 @@ impl CallToolResult {
             is_error: obj.get("isError").and_then(Value::as_bool).unwrap_or(false),
             meta: obj.get("_meta").and_then(Value::as_object).cloned(),
         })
+    }
+}
+
+impl Serialize for CallToolResult {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut m = serializer.serialize_map(None)?;
+        m.serialize_entry("content", &self.content)?;
+        if let Some(s) = &self.structured_content {
+            m.serialize_entry("structuredContent", s)?;
+        }
+        if self.is_error {
+            m.serialize_entry("isError", &true)?;
+        }
+        if let Some(meta) = &self.meta {
+            m.serialize_entry("_meta", meta)?;
+        }
+        m.end()
     }
 }
 
@@ -235,4 +284,65 @@ fn content_from_json(v: &Value) -> Option<Content> {
         }
         _ => return None,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn blocks_serialize_in_the_published_shape() {
+        let cases = [
+            (Content::text("hi"), json!({"type": "text", "text": "hi"})),
+            (
+                Content::image("aGk=", "image/png"),
+                json!({"type": "image", "data": "aGk=", "mimeType": "image/png"}),
+            ),
+            (
+                Content::audio("aGk=", "audio/wav"),
+                json!({"type": "audio", "data": "aGk=", "mimeType": "audio/wav"}),
+            ),
+            (
+                Content::ResourceLink {
+                    uri: "file:///a".into(),
+                    name: "a".into(),
+                    description: Some("the a".into()),
+                    mime_type: None,
+                },
+                json!({"type": "resource_link", "uri": "file:///a", "name": "a", "description": "the a"}),
+            ),
+            (
+                Content::embedded_text("file:///b", "text/plain", "body"),
+                json!({"type": "resource", "resource": {"uri": "file:///b", "mimeType": "text/plain", "text": "body"}}),
+            ),
+        ];
+        for (block, expected) in cases {
+            // Key order matters to readers of the raw text: compare the text, not only the value.
+            assert_eq!(
+                serde_json::to_string(&block).unwrap(),
+                serde_json::to_string(&expected).unwrap()
+            );
+            assert_eq!(content_from_json(&expected), Some(block));
+        }
+    }
+
+    #[test]
+    fn a_result_serializes_as_its_json() {
+        let mut meta = Map::new();
+        meta.insert("errorId".into(), "err-1".into());
+        let r = CallToolResult {
+            content: vec![Content::text("a"), Content::text("b")],
+            structured_content: Some(json!({"x": [1, 2]})),
+            is_error: true,
+            meta: Some(meta),
+        };
+        let text = serde_json::to_string(&r).unwrap();
+        assert_eq!(
+            text,
+            r#"{"content":[{"type":"text","text":"a"},{"type":"text","text":"b"}],"structuredContent":{"x":[1,2]},"isError":true,"_meta":{"errorId":"err-1"}}"#
+        );
+        assert_eq!(serde_json::to_string(&r.clone().into_json()).unwrap(), text);
+        assert_eq!(CallToolResult::from_json(&r.to_json()), Some(r));
+    }
 }

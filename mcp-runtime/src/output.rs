@@ -2,6 +2,7 @@
 
 use schemars::{JsonSchema, SchemaGenerator};
 use serde::Serialize;
+use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 
 use crate::content::{CallToolResult, Content};
@@ -30,6 +31,16 @@ pub trait IntoToolOutput {
     fn output_schema(generator: &mut SchemaGenerator) -> Option<OutputSchema>;
     /// Converts a returned value into the call result. `wrapped` is the flag computed from the schema.
     fn into_call_result(self, wrapped: bool) -> Result<CallToolResult, ToolError>;
+
+    /// What the server sends for a returned value: [`IntoToolOutput::into_call_result`] unless
+    /// the type can be written more directly.
+    #[doc(hidden)]
+    fn into_tool_output(self, wrapped: bool) -> Result<ToolOutput, ToolError>
+    where
+        Self: Sized,
+    {
+        self.into_call_result(wrapped).map(ToolOutput::from)
+    }
 }
 
 impl<T: Serialize + JsonSchema> IntoToolOutput for T {
@@ -40,6 +51,96 @@ impl<T: Serialize + JsonSchema> IntoToolOutput for T {
     fn into_call_result(self, wrapped: bool) -> Result<CallToolResult, ToolError> {
         let value = serde_json::to_value(&self).map_err(ToolError::internal)?;
         Ok(structured_result(value, wrapped))
+    }
+
+    /// Serializes the value straight from `T`, twice: compact for `structuredContent` and
+    /// indented for the text block. No `Value` tree is built.
+    fn into_tool_output(self, wrapped: bool) -> Result<ToolOutput, ToolError> {
+        let compact = serde_json::value::to_raw_value(&self).map_err(ToolError::internal)?;
+        let text = if compact.get().starts_with('"') {
+            // A string goes out as itself, not as JSON.
+            serde_json::from_str::<String>(compact.get()).map_err(ToolError::internal)?
+        } else {
+            serde_json::to_string_pretty(&self).map_err(ToolError::internal)?
+        };
+        let structured = if wrapped {
+            #[derive(Serialize)]
+            struct Wrapped<'a> {
+                result: &'a RawValue,
+            }
+            serde_json::value::to_raw_value(&Wrapped { result: &compact })
+                .map_err(ToolError::internal)?
+        } else {
+            compact
+        };
+        Ok(ToolOutput(Output::Structured { text, structured }))
+    }
+}
+
+/// What a tool produced, on its way to the wire. Built by the generated handlers; the public
+/// face of a result is [`CallToolResult`] ([`ToolOutput::into_call_result`]).
+#[doc(hidden)]
+#[derive(Debug)]
+pub struct ToolOutput(Output);
+
+#[derive(Debug)]
+enum Output {
+    Result(CallToolResult),
+    /// Structured output, already serialized: the text block and the `structuredContent`.
+    Structured {
+        text: String,
+        structured: Box<RawValue>,
+    },
+}
+
+impl ToolOutput {
+    /// The result as a [`CallToolResult`].
+    pub fn into_call_result(self) -> CallToolResult {
+        match self.0 {
+            Output::Result(r) => r,
+            Output::Structured { text, structured } => CallToolResult {
+                content: vec![Content::Text(text)],
+                structured_content: Some(
+                    serde_json::from_str(structured.get()).unwrap_or(Value::Null),
+                ),
+                is_error: false,
+                meta: None,
+            },
+        }
+    }
+}
+
+impl From<CallToolResult> for ToolOutput {
+    fn from(r: CallToolResult) -> Self {
+        ToolOutput(Output::Result(r))
+    }
+}
+
+/// The same members, in the same order, as [`CallToolResult`]'s serialization.
+impl Serialize for ToolOutput {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        match &self.0 {
+            Output::Result(r) => r.serialize(serializer),
+            Output::Structured { text, structured } => {
+                let mut m = serializer.serialize_map(Some(2))?;
+                m.serialize_entry("content", &[TextBlock(text)])?;
+                m.serialize_entry("structuredContent", structured)?;
+                m.end()
+            }
+        }
+    }
+}
+
+struct TextBlock<'a>(&'a str);
+
+impl Serialize for TextBlock<'_> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut m = serializer.serialize_map(Some(2))?;
+        m.serialize_entry("type", "text")?;
+        m.serialize_entry("text", self.0)?;
+        m.end()
     }
 }
 
@@ -100,5 +201,68 @@ impl IntoToolOutput for CallToolResult {
     }
     fn into_call_result(self, _: bool) -> Result<CallToolResult, ToolError> {
         Ok(self)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[derive(Serialize, JsonSchema)]
+    struct Task {
+        id: String,
+        title: String,
+        done: bool,
+        tags: Vec<String>,
+        score: Option<f64>,
+    }
+
+    fn task() -> Task {
+        Task {
+            id: "T-1".into(),
+            title: "Quote \" and newline\n and é".into(),
+            done: false,
+            tags: vec!["a".into(), "b".into()],
+            score: Some(0.5),
+        }
+    }
+
+    /// The direct path writes exactly what the `Value` path writes, and reads back the same.
+    fn same<T: Serialize + JsonSchema>(make: impl Fn() -> T, wrapped: bool) {
+        let via_value = make().into_call_result(wrapped).unwrap();
+        let direct = make().into_tool_output(wrapped).unwrap();
+        assert_eq!(
+            serde_json::to_string(&direct).unwrap(),
+            serde_json::to_string(&via_value).unwrap()
+        );
+        assert_eq!(direct.into_call_result(), via_value);
+    }
+
+    #[test]
+    fn structured_output_is_written_as_the_value_path_writes_it() {
+        same(task, false);
+        same(|| vec![task(), task()], true);
+        same(|| "plain text, not JSON".to_string(), true);
+        same(|| 42_i64, true);
+        same(|| -0.25_f64, true);
+        same(|| f64::NAN, true);
+        same(|| Option::<i64>::None, true);
+        same(|| json!({"z": 1, "a": [1, {"b": null}]}), false);
+        same(
+            || std::collections::BTreeMap::from([(2, "two"), (1, "one")]),
+            false,
+        );
+    }
+
+    #[test]
+    fn content_results_pass_through() {
+        let r = CallToolResult::error_text("nope");
+        let out = ToolOutput::from(r.clone());
+        assert_eq!(
+            serde_json::to_value(&out).unwrap(),
+            json!({"content": [{"type": "text", "text": "nope"}], "isError": true})
+        );
+        assert_eq!(out.into_call_result(), r);
     }
 }

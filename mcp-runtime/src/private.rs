@@ -12,7 +12,7 @@ use serde_json::{Map, Value};
 pub use crate::content::CallToolResult;
 pub use crate::context::Context;
 pub use crate::error::{IntoToolError, ToolError};
-pub use crate::output::{IntoToolOutput, OutputSchema};
+pub use crate::output::{IntoToolOutput, OutputSchema, ToolOutput};
 pub use crate::schema::{ArgSpec, Constraints, InputSchema, Num};
 pub use crate::state::StateMap;
 pub use crate::table::ToolTable;
@@ -35,9 +35,9 @@ pub struct CallParts {
 }
 
 /// Boxes a handler future.
-pub fn boxed<'a, F>(f: F) -> BoxFuture<'a, Result<CallToolResult, ToolError>>
+pub fn boxed<'a, F>(f: F) -> BoxFuture<'a, Result<ToolOutput, ToolError>>
 where
-    F: std::future::Future<Output = Result<CallToolResult, ToolError>> + Send + 'a,
+    F: std::future::Future<Output = Result<ToolOutput, ToolError>> + Send + 'a,
 {
     Box::pin(f)
 }
@@ -230,9 +230,9 @@ impl ResultRet {
         &self,
         value: Result<T, E>,
         wrapped: bool,
-    ) -> Result<CallToolResult, ToolError> {
+    ) -> Result<ToolOutput, ToolError> {
         match value {
-            Ok(v) => v.into_call_result(wrapped),
+            Ok(v) => v.into_tool_output(wrapped),
             Err(e) => Err(e.into_tool_error()),
         }
     }
@@ -252,8 +252,8 @@ impl PlainRet {
         &self,
         value: T,
         wrapped: bool,
-    ) -> Result<CallToolResult, ToolError> {
-        value.into_call_result(wrapped)
+    ) -> Result<ToolOutput, ToolError> {
+        value.into_tool_output(wrapped)
     }
 }
 
@@ -423,7 +423,7 @@ pub struct RetFns<R> {
     /// Its outputSchema.
     pub output_schema: fn(&mut SchemaGenerator) -> Option<OutputSchema>,
     /// Converts a returned value into the call result.
-    pub convert: fn(R, bool) -> Result<CallToolResult, ToolError>,
+    pub convert: fn(R, bool) -> Result<ToolOutput, ToolError>,
 }
 
 impl ResultRet {
@@ -531,9 +531,9 @@ pub trait InjectedOnce<T: ?Sized> {}
 /// name, so a body that holds a value that is not `Send` across an `.await` is reported there, with
 /// rustc's own account of the value. (`Send` is an auto trait: rustc words that error itself and
 /// ignores `on_unimplemented` on a wrapper trait, so the bound is plain.)
-pub fn boxed_send<'a, F>(f: F) -> BoxFuture<'a, Result<CallToolResult, ToolError>>
+pub fn boxed_send<'a, F>(f: F) -> BoxFuture<'a, Result<ToolOutput, ToolError>>
 where
-    F: std::future::Future<Output = Result<CallToolResult, ToolError>> + Send + 'a,
+    F: std::future::Future<Output = Result<ToolOutput, ToolError>> + Send + 'a,
 {
     Box::pin(f)
 }

@@ -43,13 +43,14 @@ use crate::connection::{CancelToken, Connection, Handshake, lock};
 use crate::content::CallToolResult;
 use crate::context::{Context, RequestScope};
 use crate::error::ProtocolError;
+use crate::output::ToolOutput;
 use crate::protocol::handshake::{InitializeParams, initialize_result};
 use crate::protocol::stateless::{
     CacheHint, Envelope, REMOVED_METHODS, discover_result, has_envelope, stamp_result,
 };
 use crate::protocol::{
-    ClientCapabilities, Implementation, Incoming, LogLevel, Notification, Request, RequestId,
-    error_response, params_meta, result_response,
+    ClientCapabilities, Implementation, Incoming, LogLevel, Notification, Reply, ReplyBody,
+    Request, RequestId, params_meta,
 };
 use crate::state::StateMap;
 use crate::table::ToolTable;
@@ -297,6 +298,8 @@ const EMPTY_LIST_METHODS: &[&str] = &[
 /// How one request ended.
 enum Outcome {
     Answer(Result<Value, ProtocolError>),
+    /// A `tools/call` result, kept typed until it is written.
+    Called(ToolOutput),
     /// Cancelled by the client: no response.
     Cancelled,
 }
@@ -348,6 +351,18 @@ impl Server {
         message: Incoming,
         conn: &Connection,
     ) -> BoxFuture<'static, Option<Value>> {
+        self.reply(message, conn)
+            .map(|reply| reply.map(Reply::into_json))
+            .boxed()
+    }
+
+    /// [`Server::handle`], with the response still typed so that a transport writing bytes can
+    /// encode it directly.
+    pub(crate) fn reply(
+        &self,
+        message: Incoming,
+        conn: &Connection,
+    ) -> BoxFuture<'static, Option<Reply>> {
         match message {
             Incoming::Response(r) => {
                 conn.deliver(r);
@@ -404,7 +419,7 @@ impl Server {
         }
     }
 
-    fn request(&self, req: Request, conn: &Connection) -> BoxFuture<'static, Option<Value>> {
+    fn request(&self, mut req: Request, conn: &Connection) -> BoxFuture<'static, Option<Reply>> {
         let cancel = CancelToken::default();
         {
             let mut in_flight = lock(&conn.inner.in_flight);
@@ -412,8 +427,11 @@ impl Server {
                 let error = ProtocolError::invalid_request(
                     "Invalid Request: a request with this id is already in flight",
                 );
-                return futures::future::ready(Some(error_response(&req.id.to_json(), &error)))
-                    .boxed();
+                return futures::future::ready(Some(Reply {
+                    id: req.id,
+                    body: ReplyBody::Error(error),
+                }))
+                .boxed();
             }
             in_flight.insert(req.id.clone(), cancel.clone());
         }
@@ -428,26 +446,27 @@ impl Server {
                 }
             }
             let _done = Done(conn.clone(), req.id.clone());
-            let id = req.id.clone();
             let outcome = tokio::select! {
                 biased;
                 _ = cancel.cancelled() => Outcome::Cancelled,
-                outcome = server.route(&req, &conn, &cancel) => outcome,
+                outcome = server.route(&mut req, &conn, &cancel) => outcome,
             };
-            match outcome {
-                Outcome::Cancelled => None,
-                _ if cancel.is_cancelled() => None,
-                Outcome::Answer(Ok(result)) => Some(result_response(&id, result)),
+            let body = match outcome {
+                Outcome::Cancelled => return None,
+                _ if cancel.is_cancelled() => return None,
+                Outcome::Answer(Ok(result)) => ReplyBody::Result(result),
+                Outcome::Called(result) => ReplyBody::Call(result),
                 Outcome::Answer(Err(error)) => {
                     tracing::debug!(method = %req.method, %error, "request failed");
-                    Some(error_response(&id.to_json(), &error))
+                    ReplyBody::Error(error)
                 }
-            }
+            };
+            Some(Reply { id: req.id, body })
         }
         .boxed()
     }
 
-    async fn route(&self, req: &Request, conn: &Connection, cancel: &CancelToken) -> Outcome {
+    async fn route(&self, req: &mut Request, conn: &Connection, cancel: &CancelToken) -> Outcome {
         const KNOWN: &[&str] = &[
             "initialize",
             "ping",
@@ -492,7 +511,12 @@ impl Server {
         }
     }
 
-    async fn stateless(&self, req: &Request, conn: &Connection, cancel: &CancelToken) -> Outcome {
+    async fn stateless(
+        &self,
+        req: &mut Request,
+        conn: &Connection,
+        cancel: &CancelToken,
+    ) -> Outcome {
         let envelope = match Envelope::parse(params_meta(req.params.as_ref())) {
             Ok(e) => e,
             Err(e) => return Outcome::Answer(Err(e)),
@@ -539,13 +563,13 @@ impl Server {
                 None,
             ),
         };
-        match outcome {
-            Outcome::Answer(Ok(mut result)) => {
-                stamp_result(&mut result, &self.inner.info, cache);
-                Outcome::Answer(Ok(result))
-            }
-            other => other,
-        }
+        let mut result = match outcome {
+            Outcome::Answer(Ok(result)) => result,
+            Outcome::Called(result) => result.into_call_result().into_json(),
+            other => return other,
+        };
+        stamp_result(&mut result, &self.inner.info, cache);
+        Outcome::Answer(Ok(result))
     }
 
     fn initialize(&self, req: &Request, conn: &Connection) -> Result<Value, ProtocolError> {
@@ -660,11 +684,13 @@ impl Server {
 
     async fn call_tool(
         &self,
-        req: &Request,
+        req: &mut Request,
         conn: &Connection,
         cancel: &CancelToken,
         scope: Scope,
     ) -> Outcome {
+        // The arguments move into the call; the rest of the params is only read.
+        let arguments = req.params.as_mut().and_then(|p| p.remove("arguments"));
         let params = req.params.as_ref();
         let Some(name) = params.and_then(|p| p.get("name")).and_then(Value::as_str) else {
             // The message is the Python SDK's exact text; the reason travels in `data`.
@@ -673,7 +699,6 @@ impl Server {
             )
             .with_data(json!({"reason": "tools/call needs a string `name`"}))));
         };
-        let arguments = params.and_then(|p| p.get("arguments")).cloned();
         if arguments
             .as_ref()
             .is_some_and(|a| !a.is_object() && !a.is_null())
@@ -723,7 +748,7 @@ impl Server {
             },
             None => None,
         };
-        let call = self.inner.tools.call_with(
+        let call = self.inner.tools.call_output(
             &self.inner.state,
             ctx,
             name,
@@ -740,26 +765,30 @@ impl Server {
                         Ok(CallToolResult::error_text(format!(
                             "Error executing tool {name}: timed out after {}",
                             format_duration(limit)
-                        )))
+                        ))
+                        .into())
                     }
                 }
             }),
         };
-        let result = tokio::select! {
-            r = call => r.map(CallToolResult::into_json),
+        let outcome = tokio::select! {
+            r = call => match r {
+                Ok(result) => Outcome::Called(result),
+                Err(e) => Outcome::Answer(Err(e)),
+            },
             _ = request_scope.input_needed.cancelled() => {
                 let requests = lock(&request_scope.input_requests).clone();
                 let mut result = json!({"resultType": "input_required", "inputRequests": requests});
                 if let Some(state) = lock(&request_scope.request_state_out).take() {
                     result["requestState"] = state.into();
                 }
-                Ok(result)
+                Outcome::Answer(Ok(result))
             }
         };
         request_scope
             .finished
             .store(true, std::sync::atomic::Ordering::Release);
-        Outcome::Answer(result)
+        outcome
     }
 }
 

@@ -7,9 +7,8 @@ use futures::future::BoxFuture;
 use schemars::SchemaGenerator;
 use serde_json::{Map, Value};
 
-use crate::content::CallToolResult;
 use crate::error::ToolError;
-use crate::output::OutputSchema;
+use crate::output::{OutputSchema, ToolOutput};
 use crate::private::CallParts;
 use crate::schema::InputSchema;
 use crate::validate::Validator;
@@ -66,7 +65,7 @@ pub struct StateReq {
 }
 
 /// The handler generated for a tool: validated arguments, context and state in; the result out.
-pub type Handler = fn(CallParts) -> BoxFuture<'static, Result<CallToolResult, ToolError>>;
+pub type Handler = fn(CallParts) -> BoxFuture<'static, Result<ToolOutput, ToolError>>;
 
 /// The static description `#[tool]` generates for one function.
 #[derive(Clone, Copy)]

@@ -113,7 +113,7 @@ impl p::ToolDef for add_task {
         }
         fn handler(
             mut parts: p::CallParts,
-        ) -> p::BoxFuture<'static, Result<CallToolResult, ToolError>> {
+        ) -> p::BoxFuture<'static, Result<p::ToolOutput, ToolError>> {
             p::boxed(async move {
                 use p::{
                     OptionArgKind as _, PlainArgKind as _, PlainRetKind as _, ResultRetKind as _,

@@ -38,7 +38,7 @@ pub fn expand_handler(tool: &ToolFn, paths: &Paths) -> TokenStream {
     let call_parts = paths.call_parts();
     let box_future = paths.box_future();
     let result = paths.result();
-    let call_tool_result = paths.call_tool_result();
+    let tool_output = paths.tool_output();
     let tool_error = paths.tool_error();
     let boxed = paths.boxed();
     let option = paths.option();
@@ -111,7 +111,7 @@ pub fn expand_handler(tool: &ToolFn, paths: &Paths) -> TokenStream {
     quote! {
         fn __mcp_handler(
             #mutability __mcp_parts: #call_parts,
-        ) -> #box_future<'static, #result<#call_tool_result, #tool_error>> {
+        ) -> #box_future<'static, #result<#tool_output, #tool_error>> {
             #future
         }
     }

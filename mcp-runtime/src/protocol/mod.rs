@@ -124,6 +124,20 @@ impl Rejected {
 impl Incoming {
     /// Parses one line. Invalid JSON is -32700, a batch or a malformed envelope -32600.
     pub fn parse(line: &[u8]) -> Result<Incoming, Box<Rejected>> {
+        // The common case, an object with well-typed members, is read straight into its fields:
+        // no map is built for the envelope. Anything else (invalid JSON, a batch, a member of
+        // the wrong type, a key given twice) takes the general path, which words the error.
+        if let Ok(wire) = serde_json::from_slice::<Wire>(line) {
+            return Fields {
+                jsonrpc_ok: wire.jsonrpc.as_deref() == Some("2.0"),
+                id: wire.id,
+                method: wire.method,
+                params: wire.params,
+                result: wire.result,
+                error: wire.error,
+            }
+            .classify();
+        }
         let value: Value = serde_json::from_slice(line).map_err(|e| {
             Box::new(Rejected {
                 id: Value::Null,
@@ -135,75 +149,102 @@ impl Incoming {
 
     /// Classifies a parsed JSON value.
     pub fn from_value(value: Value) -> Result<Incoming, Box<Rejected>> {
-        let reject = |id: Value, message: &str| {
-            Box::new(Rejected {
-                id,
-                error: ProtocolError::invalid_request(message),
-            })
-        };
         let mut obj = match value {
             Value::Object(obj) => obj,
             Value::Array(_) => {
-                return Err(reject(
+                return Err(Rejected::invalid(
                     Value::Null,
                     "Invalid Request: JSON-RPC batches are not supported (removed in 2025-06-18)",
                 ));
             }
             _ => {
-                return Err(reject(
+                return Err(Rejected::invalid(
                     Value::Null,
                     "Invalid Request: a message must be a JSON object",
                 ));
             }
         };
-        let raw_id = obj.remove("id");
-        let id = match &raw_id {
+        Fields {
+            jsonrpc_ok: obj.get("jsonrpc").and_then(Value::as_str) == Some("2.0"),
+            id: obj.remove("id"),
+            method: obj.remove("method"),
+            params: obj.remove("params"),
+            result: obj.remove("result"),
+            error: obj.remove("error"),
+        }
+        .classify()
+    }
+}
+
+impl Rejected {
+    fn invalid(id: Value, message: &str) -> Box<Rejected> {
+        Box::new(Rejected {
+            id,
+            error: ProtocolError::invalid_request(message),
+        })
+    }
+}
+
+/// The members of a message object that tell what it is. `Some(Value::Null)` is a member given
+/// as `null`, which is not the same as an absent one.
+struct Fields {
+    jsonrpc_ok: bool,
+    id: Option<Value>,
+    method: Option<Value>,
+    params: Option<Value>,
+    result: Option<Value>,
+    error: Option<Value>,
+}
+
+impl Fields {
+    fn classify(self) -> Result<Incoming, Box<Rejected>> {
+        let id = match &self.id {
             None => None,
             Some(v) => match RequestId::from_json(v) {
                 Some(id) => Some(id),
                 None => {
-                    return Err(reject(
+                    return Err(Rejected::invalid(
                         Value::Null,
                         "Invalid Request: `id` must be a string or a number",
                     ));
                 }
             },
         };
-        let id_json = raw_id.unwrap_or(Value::Null);
-        if obj.get("jsonrpc").and_then(Value::as_str) != Some("2.0") {
-            return Err(reject(
+        let id_json = self.id.unwrap_or(Value::Null);
+        if !self.jsonrpc_ok {
+            return Err(Rejected::invalid(
                 id_json,
                 "Invalid Request: `jsonrpc` must be \"2.0\"",
             ));
         }
-        let params = match obj.remove("params") {
+        let params = match self.params {
             // `null` is read as absent: lenient toward clients that serialize a missing field.
             None | Some(Value::Null) => None,
             Some(Value::Object(p)) => Some(p),
             Some(_) => {
-                return Err(reject(
+                return Err(Rejected::invalid(
                     id_json,
                     "Invalid Request: `params` must be an object",
                 ));
             }
         };
-        match (obj.remove("method"), id) {
+        match (self.method, id) {
             (Some(Value::String(method)), Some(id)) => {
                 Ok(Incoming::Request(Request { id, method, params }))
             }
             (Some(Value::String(method)), None) => {
                 Ok(Incoming::Notification(Notification { method, params }))
             }
-            (Some(_), _) => Err(reject(
+            (Some(_), _) => Err(Rejected::invalid(
                 id_json,
                 "Invalid Request: `method` must be a string",
             )),
             (None, Some(id)) => {
-                let outcome = match (obj.remove("result"), obj.remove("error")) {
+                let outcome = match (self.result, self.error) {
                     (Some(result), None) => Ok(result),
                     (None, Some(error)) => Err(error_from_json(&error)),
                     _ => {
-                        return Err(reject(
+                        return Err(Rejected::invalid(
                             id_json,
                             "Invalid Request: a response needs exactly one of `result` and `error`",
                         ));
@@ -211,12 +252,35 @@ impl Incoming {
                 };
                 Ok(Incoming::Response(Response { id, outcome }))
             }
-            (None, None) => Err(reject(
+            (None, None) => Err(Rejected::invalid(
                 Value::Null,
                 "Invalid Request: a message needs a `method` or an `id`",
             )),
         }
     }
+}
+
+/// A message object read member by member. Every member is kept as given, `null` included
+/// (see [`present`]); unknown members are skipped.
+#[derive(serde::Deserialize)]
+struct Wire<'a> {
+    #[serde(default, borrow)]
+    jsonrpc: Option<std::borrow::Cow<'a, str>>,
+    #[serde(default, deserialize_with = "present")]
+    id: Option<Value>,
+    #[serde(default, deserialize_with = "present")]
+    method: Option<Value>,
+    #[serde(default, deserialize_with = "present")]
+    params: Option<Value>,
+    #[serde(default, deserialize_with = "present")]
+    result: Option<Value>,
+    #[serde(default, deserialize_with = "present")]
+    error: Option<Value>,
+}
+
+/// A member that is present, even as `null` (`Option`'s own impl would read `null` as absent).
+fn present<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<Value>, D::Error> {
+    serde::Deserialize::deserialize(d).map(Some)
 }
 
 /// Reads a JSON-RPC error object.
@@ -262,6 +326,73 @@ pub fn error_response(id: &Value, error: &ProtocolError) -> Value {
         e.insert("data".into(), data.clone());
     }
     message([("id", id.clone()), ("error", Value::Object(e))])
+}
+
+/// A response this side is about to send, kept typed until it is written: a transport that
+/// writes bytes encodes it straight into its buffer (no `Value` tree for a tool's result), one
+/// that needs a `Value` asks for [`Reply::into_json`].
+#[derive(Debug)]
+pub(crate) struct Reply {
+    pub(crate) id: RequestId,
+    pub(crate) body: ReplyBody,
+}
+
+#[derive(Debug)]
+pub(crate) enum ReplyBody {
+    Result(Value),
+    Call(crate::output::ToolOutput),
+    Error(ProtocolError),
+}
+
+impl Reply {
+    /// The response as a JSON value.
+    pub(crate) fn into_json(self) -> Value {
+        match self.body {
+            ReplyBody::Result(v) => result_response(&self.id, v),
+            ReplyBody::Call(r) => result_response(&self.id, r.into_call_result().into_json()),
+            ReplyBody::Error(e) => error_response(&self.id.to_json(), &e),
+        }
+    }
+}
+
+impl serde::Serialize for RequestId {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match self {
+            RequestId::Number(n) => n.serialize(serializer),
+            RequestId::String(s) => serializer.serialize_str(s),
+        }
+    }
+}
+
+/// The same members, in the same order, as [`result_response`] and [`error_response`] build.
+impl serde::Serialize for Reply {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut m = serializer.serialize_map(Some(3))?;
+        m.serialize_entry("jsonrpc", "2.0")?;
+        m.serialize_entry("id", &self.id)?;
+        match &self.body {
+            ReplyBody::Result(v) => m.serialize_entry("result", v)?,
+            ReplyBody::Call(r) => m.serialize_entry("result", r)?,
+            ReplyBody::Error(e) => m.serialize_entry("error", &ErrorObject(e))?,
+        }
+        m.end()
+    }
+}
+
+struct ErrorObject<'a>(&'a ProtocolError);
+
+impl serde::Serialize for ErrorObject<'_> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut m = serializer.serialize_map(None)?;
+        m.serialize_entry("code", &self.0.code)?;
+        m.serialize_entry("message", &self.0.message)?;
+        if let Some(data) = &self.0.data {
+            m.serialize_entry("data", data)?;
+        }
+        m.end()
+    }
 }
 
 /// A request this side sends.
@@ -407,5 +538,72 @@ impl ClientCapabilities {
     /// The capabilities object as sent.
     pub fn as_json(&self) -> &Value {
         &self.0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::content::CallToolResult;
+    use serde_json::json;
+
+    #[test]
+    fn a_reply_is_written_as_its_json_value() {
+        let ids = [
+            RequestId::from(7),
+            RequestId::String("a\"b".into()),
+            RequestId::Number(serde_json::Number::from_f64(1.5).unwrap()),
+        ];
+        for id in ids {
+            let bodies = [
+                ReplyBody::Result(json!({"tools": [], "z": null})),
+                ReplyBody::Call(CallToolResult::error_text("no").into()),
+                ReplyBody::Error(ProtocolError::invalid_params("bad").with_data(json!({"k": 1}))),
+                ReplyBody::Error(ProtocolError::method_not_found("x/y")),
+            ];
+            for body in bodies {
+                let reply = Reply {
+                    id: id.clone(),
+                    body,
+                };
+                let written = serde_json::to_string(&reply).unwrap();
+                let value = reply.into_json();
+                assert_eq!(written, serde_json::to_string(&value).unwrap());
+            }
+        }
+    }
+
+    #[test]
+    fn the_member_reader_and_the_value_reader_agree() {
+        let lines: &[&str] = &[
+            r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"a","arguments":{"x":1}}}"#,
+            r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#,
+            r#"{"jsonrpc":"2.0","id":"s","result":{"ok":true}}"#,
+            r#"{"jsonrpc":"2.0","id":"s","result":null}"#,
+            r#"{"jsonrpc":"2.0","id":2,"error":{"code":-1,"message":"m"}}"#,
+            r#"{"jsonrpc":"2.0","id":null,"method":"ping"}"#,
+            r#"{"jsonrpc":"2.0","id":3,"method":null}"#,
+            r#"{"jsonrpc":"2.0","id":3,"method":"ping","params":null}"#,
+            r#"{"jsonrpc":"2.0","id":3,"method":"ping","params":[1]}"#,
+            r#"{"jsonrpc":"1.0","id":3,"method":"ping"}"#,
+            r#"{"id":3,"method":"ping"}"#,
+            r#"{"jsonrpc":2,"id":3,"method":"ping"}"#,
+            r#"{"jsonrpc":"2.0","id":3,"method":"a","method":"ping"}"#,
+            r#"{"jsonrpc":"2.0","id":3,"result":1,"error":{}}"#,
+            r#"{"jsonrpc":"2.0"}"#,
+            r#"{"jsonrpc":"2\u002e0","id":4,"method":"ping","extra":{"deep":[1]}}"#,
+            r#"[{"jsonrpc":"2.0","id":1,"method":"ping"}]"#,
+            r#"7"#,
+        ];
+        for line in lines {
+            let fast = Incoming::parse(line.as_bytes());
+            let general = serde_json::from_str::<Value>(line)
+                .map_err(|_| ())
+                .map(Incoming::from_value)
+                .unwrap();
+            assert_eq!(format!("{fast:?}"), format!("{general:?}"), "{line}");
+        }
+        let error = Incoming::parse(b"{not json").unwrap_err();
+        assert_eq!(error.error.code, crate::error::codes::PARSE_ERROR);
     }
 }

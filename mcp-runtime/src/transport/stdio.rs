@@ -21,7 +21,7 @@ use tokio::task::JoinSet;
 
 use crate::connection::Connection;
 use crate::error::ProtocolError;
-use crate::protocol::{Incoming, error_response};
+use crate::protocol::{Incoming, Reply, error_response};
 use crate::server::Server;
 
 /// One line read by a [`LineReader`].
@@ -120,6 +120,33 @@ fn encode_into(buf: &mut Vec<u8>, message: &Value) {
     }
 }
 
+/// A response on its way to the writer. Notifications and requests the server sends come
+/// through the connection's channel; a response to a tool call (the bulk of the traffic) comes
+/// here, typed, and is encoded once, into the write buffer.
+enum Outbound {
+    Reply(Reply),
+    Encoded(Vec<u8>),
+}
+
+impl Outbound {
+    fn encode_into(self, buf: &mut Vec<u8>) {
+        match self {
+            Outbound::Encoded(line) => buf.extend_from_slice(&line),
+            Outbound::Reply(reply) => {
+                let start = buf.len();
+                // serde_json escapes control characters inside strings: the line has no raw newline.
+                match serde_json::to_writer(&mut *buf, &reply) {
+                    Ok(()) => buf.push(b'\n'),
+                    Err(e) => {
+                        buf.truncate(start);
+                        tracing::error!(error = %e, "encoding a response failed");
+                    }
+                }
+            }
+        }
+    }
+}
+
 /// Past this many bytes the writer stops gathering queued messages and writes what it has.
 const WRITE_BATCH_BYTES: usize = 256 * 1024;
 
@@ -193,8 +220,10 @@ impl Server {
         W: AsyncWrite + Unpin + Send,
     {
         let (conn, mut outgoing) = Connection::new();
-        // Responses the read loop encoded itself (see `Server::encoded_list_response`).
-        let (encoded_tx, mut encoded) = tokio::sync::mpsc::unbounded_channel::<Vec<u8>>();
+        // Responses to requests, still typed (or already encoded, see
+        // `Server::encoded_list_response`): the writer encodes them into its buffer. Messages
+        // the server originates (notifications, its own requests) arrive on `outgoing`.
+        let (replies_tx, mut replies) = tokio::sync::mpsc::unbounded_channel::<Outbound>();
         let (drained_tx, mut drained_rx) = oneshot::channel::<()>();
         let max = self.options().max_message_bytes;
 
@@ -225,18 +254,20 @@ impl Server {
                     Ok(Incoming::Request(req))
                         if let Some(line) = self.encoded_list_response(&req, &conn) =>
                     {
-                        let _ = encoded_tx.send(line);
+                        let _ = replies_tx.send(Outbound::Encoded(line));
                     }
                     Ok(message) => {
-                        let mut response = self.handle(message, &conn);
+                        let mut response = self.reply(message, &conn);
                         match poll_once(&mut response) {
-                            Poll::Ready(Some(r)) => conn.send(r),
+                            Poll::Ready(Some(r)) => {
+                                let _ = replies_tx.send(Outbound::Reply(r));
+                            }
                             Poll::Ready(None) => {}
                             Poll::Pending => {
-                                let conn = conn.clone();
+                                let replies_tx = replies_tx.clone();
                                 tasks.spawn(async move {
                                     if let Some(r) = response.await {
-                                        conn.send(r);
+                                        let _ = replies_tx.send(Outbound::Reply(r));
                                     }
                                 });
                             }
@@ -276,14 +307,14 @@ impl Server {
                         Some(m) => encode_into(&mut buf, &m),
                         None => break,
                     },
-                    Some(line) = encoded.recv() => buf.extend_from_slice(&line),
+                    Some(reply) = replies.recv() => reply.encode_into(&mut buf),
                     _ = &mut drained_rx, if !drained => drained = true,
                 }
                 while buf.len() < WRITE_BATCH_BYTES {
                     if let Ok(m) = outgoing.try_recv() {
                         encode_into(&mut buf, &m);
-                    } else if let Ok(line) = encoded.try_recv() {
-                        buf.extend_from_slice(&line);
+                    } else if let Ok(reply) = replies.try_recv() {
+                        reply.encode_into(&mut buf);
                     } else {
                         break;
                     }
@@ -305,7 +336,7 @@ impl Server {
                     buf = Vec::with_capacity(16 * 1024);
                 }
                 // Every request has finished and everything queued is written: done.
-                if drained && !full && outgoing.is_empty() && encoded.is_empty() {
+                if drained && !full && outgoing.is_empty() && replies.is_empty() {
                     break;
                 }
             }
