@@ -143,9 +143,17 @@ fn parse_log_filter(
 }
 
 /// Serves `server` over stdio until stdin closes.
+///
+/// On a current-thread runtime: a stdio server has one client, whose messages arrive one line
+/// at a time, and one thread that waits on the pipe and runs the tools answers them without
+/// waking a second thread per message (a multi-threaded runtime costs 20-30 % more CPU per call
+/// here, see BENCHMARKS.md). Blocking work still has tokio's blocking pool (`spawn_blocking`).
 pub fn serve_stdio(server: mcp_runtime::Server) -> Result<(), Box<dyn std::error::Error>> {
     init_logging();
-    runtime().block_on(server.serve_stdio())?;
+    tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()?
+        .block_on(server.serve_stdio())?;
     Ok(())
 }
 

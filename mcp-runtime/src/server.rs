@@ -229,11 +229,12 @@ impl ServerBuilder {
 
     /// Builds the server. Fails when a tool borrows a state type that was not given.
     pub fn build(self) -> Result<Server, BuildError> {
-        for tool in self.tools.iter() {
-            for req in tool.state_requirements() {
+        // From the specs: checking the state does not build the tools' schemas.
+        for spec in self.tools.specs() {
+            for req in (spec.state)() {
                 if !self.state.contains(req.type_id) {
                     return Err(BuildError::MissingState {
-                        tool: tool.name().to_owned(),
+                        tool: spec.name.to_owned(),
                         type_name: req.type_name.to_owned(),
                     });
                 }

@@ -8,6 +8,7 @@
 //!
 //! `rmcp-tasks` serves over `rmcp::transport::stdio()` (tokio's stdin/stdout, blocking pool);
 //! `rmcp-tasks pipes` over `rmcp::transport::stdio_pipes()` (non-blocking pipes on the reactor).
+//! Add `single` to either for a current-thread runtime instead of the multi-threaded one.
 
 use std::sync::Mutex;
 
@@ -168,14 +169,27 @@ impl Tasks {
     }
 }
 
-#[tokio::main]
-async fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let pipes = std::env::args().nth(1).as_deref() == Some("pipes");
-    let service = if pipes {
-        Tasks::new().serve(rmcp::transport::stdio_pipes()).await?
+fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let pipes = args.iter().any(|a| a == "pipes");
+    // `single`: a current-thread runtime, the one our stdio example runs on; by default the
+    // multi-threaded runtime `#[tokio::main]` gives.
+    let runtime = if args.iter().any(|a| a == "single") {
+        tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()?
     } else {
-        Tasks::new().serve(rmcp::transport::stdio()).await?
+        tokio::runtime::Builder::new_multi_thread()
+            .enable_all()
+            .build()?
     };
-    service.waiting().await?;
-    Ok(())
+    runtime.block_on(async {
+        let service = if pipes {
+            Tasks::new().serve(rmcp::transport::stdio_pipes()).await?
+        } else {
+            Tasks::new().serve(rmcp::transport::stdio()).await?
+        };
+        service.waiting().await?;
+        Ok(())
+    })
 }
