@@ -31,4 +31,5 @@ exec "$bin/driver" suite \
   --server "ours=$main_target/release/tasks" \
   --server "rmcp-stdio=$bin/rmcp-tasks" \
   --server "rmcp-pipes=$bin/rmcp-tasks pipes" \
+  --server "rmcp-pipes-1t=$bin/rmcp-tasks pipes single" \
   --floor "$bin/floor"

@@ -39,6 +39,13 @@ pub(crate) struct ConnectionInner {
 #[derive(Debug, Clone)]
 pub(crate) struct Handshake {
     pub(crate) version: &'static str,
+    /// Shared with every call's context: a call does not copy the client's declarations.
+    pub(crate) peer: Arc<Peer>,
+}
+
+/// Who the client said it is and what it said it can do.
+#[derive(Debug, Default)]
+pub(crate) struct Peer {
     pub(crate) client_info: Option<Implementation>,
     pub(crate) capabilities: ClientCapabilities,
 }

@@ -8,7 +8,7 @@ use schemars::JsonSchema;
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value, json};
 
-use crate::connection::{CancelToken, Connection, PeerRequestError, lock};
+use crate::connection::{CancelToken, Connection, Peer, PeerRequestError, lock};
 use crate::elicitation::{ElicitError, Elicitation, parse_answer, requested_schema};
 use crate::protocol::{
     ClientCapabilities, Implementation, LogLevel, RequestId, notification_message,
@@ -35,8 +35,7 @@ pub(crate) struct RequestScope {
     pub(crate) request: RequestId,
     pub(crate) version: &'static str,
     pub(crate) stateless: bool,
-    pub(crate) client_info: Option<Implementation>,
-    pub(crate) capabilities: ClientCapabilities,
+    pub(crate) peer: Arc<Peer>,
     /// Stateless era: the level the request opted into (`None`: no log messages).
     pub(crate) request_log_level: Option<LogLevel>,
     pub(crate) progress_token: Option<Value>,
@@ -116,7 +115,7 @@ impl Context {
 
     /// The client's `clientInfo` (from `initialize`, or from the stateless request's `_meta`).
     pub fn client_info(&self) -> Option<&Implementation> {
-        self.inner.scope.as_ref()?.client_info.as_ref()
+        self.inner.scope.as_ref()?.peer.client_info.as_ref()
     }
 
     /// The capabilities the client declared (empty for a detached context).
@@ -124,7 +123,7 @@ impl Context {
         self.inner
             .scope
             .as_ref()
-            .map_or(&NO_CAPABILITIES, |s| &s.capabilities)
+            .map_or(&NO_CAPABILITIES, |s| &s.peer.capabilities)
     }
 
     /// The protocol version this request is served under.
@@ -218,7 +217,7 @@ impl Context {
         message: impl Into<String>,
     ) -> Result<Elicitation<T>, ElicitError> {
         let scope = self.inner.scope.as_ref().ok_or(ElicitError::NotConnected)?;
-        if !scope.capabilities.elicitation() {
+        if !scope.peer.capabilities.elicitation() {
             return Err(ElicitError::Unsupported);
         }
         let schema = requested_schema::<T>()?;

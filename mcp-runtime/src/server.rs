@@ -39,7 +39,7 @@ use serde_json::{Map, Value, json};
 use tokio::sync::Semaphore;
 
 use crate::call::UnknownToolPolicy;
-use crate::connection::{CancelToken, Connection, Handshake, lock};
+use crate::connection::{CancelToken, Connection, Handshake, Peer, lock};
 use crate::content::CallToolResult;
 use crate::context::{Context, RequestScope};
 use crate::error::ProtocolError;
@@ -49,8 +49,8 @@ use crate::protocol::stateless::{
     CacheHint, Envelope, REMOVED_METHODS, discover_result, has_envelope, stamp_result,
 };
 use crate::protocol::{
-    ClientCapabilities, Implementation, Incoming, LogLevel, Notification, Reply, ReplyBody,
-    Request, RequestId, params_meta,
+    Implementation, Incoming, LogLevel, Notification, Reply, ReplyBody, Request, RequestId,
+    params_meta,
 };
 use crate::state::StateMap;
 use crate::table::ToolTable;
@@ -503,8 +503,7 @@ impl Server {
                 let scope = Scope {
                     version: h.version,
                     stateless: None,
-                    client_info: h.client_info,
-                    capabilities: h.capabilities,
+                    peer: h.peer,
                 };
                 self.call_tool(req, conn, cancel, scope).await
             }
@@ -544,8 +543,10 @@ impl Server {
                 let scope = Scope {
                     version: envelope.version,
                     stateless: Some(envelope.log_level),
-                    client_info: envelope.client_info,
-                    capabilities: envelope.capabilities,
+                    peer: Arc::new(Peer {
+                        client_info: envelope.client_info,
+                        capabilities: envelope.capabilities,
+                    }),
                 };
                 (self.call_tool(req, conn, cancel, scope).await, None)
             }
@@ -590,8 +591,10 @@ impl Server {
         );
         session.handshake = Some(Handshake {
             version,
-            client_info: params.client_info,
-            capabilities: params.capabilities,
+            peer: Arc::new(Peer {
+                client_info: params.client_info,
+                capabilities: params.capabilities,
+            }),
         });
         Ok(initialize_result(
             version,
@@ -715,8 +718,7 @@ impl Server {
             request: req.id.clone(),
             version: scope.version,
             stateless: scope.stateless.is_some(),
-            client_info: scope.client_info,
-            capabilities: scope.capabilities,
+            peer: scope.peer,
             request_log_level: scope.stateless.flatten(),
             progress_token: meta
                 .and_then(|m| m.get("progressToken"))
@@ -816,8 +818,7 @@ struct Scope {
     version: &'static str,
     /// `Some(log level)` for a stateless request.
     stateless: Option<Option<LogLevel>>,
-    client_info: Option<Implementation>,
-    capabilities: ClientCapabilities,
+    peer: Arc<Peer>,
 }
 
 /// Cursors are opaque to clients; this one is the offset of the page's first tool.
