@@ -88,7 +88,7 @@ fn finish(mut buf: Vec<u8>, len: usize, max: usize) -> Line {
 }
 
 fn memchr(bytes: &[u8]) -> Option<usize> {
-    bytes.iter().position(|&b| b == b'\n')
+    memchr::memchr(b'\n', bytes)
 }
 
 /// Writes one message as one line and flushes it.
