@@ -12,7 +12,7 @@ git -C "$root" archive HEAD | tar -x -C "$work"
 
 seconds() { local s; s=$(date +%s.%N); "$@" >/dev/null 2>&1; echo "$(date +%s.%N) - $s" | bc; }
 
-ours() { (cd "$work" && CARGO_TARGET_DIR="$work/target-ours" cargo build --release --offline -p examples --bin tasks); }
+ours() { (cd "$work" && CARGO_TARGET_DIR="$work/target-ours" cargo build --release --offline -p examples --no-default-features --bin tasks); }
 theirs() { (cd "$work/benches" && CARGO_TARGET_DIR="$work/target-rmcp" cargo build --release --offline -p rmcp-tasks); }
 
 echo "machine: $(nproc) CPUs, $(uptime)"

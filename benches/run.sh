@@ -16,7 +16,9 @@ main_target="${MAIN_TARGET:-$root/target}"
 bench_target="${BENCH_TARGET:-$here/target}"
 
 echo "building ours (examples/tasks) ..." >&2
-(cd "$root" && CARGO_TARGET_DIR="$main_target" cargo build --release --quiet -p examples --bin tasks)
+# The stdio build of the example (`--no-default-features`: no HTTP stack), as rmcp-tasks is built
+# with rmcp's stdio transport only.
+(cd "$root" && CARGO_TARGET_DIR="$main_target" cargo build --release --quiet -p examples --no-default-features --bin tasks)
 echo "building the driver, the floor and rmcp-tasks ..." >&2
 (cd "$here" && CARGO_TARGET_DIR="$bench_target" cargo build --release --quiet)
 

@@ -161,7 +161,10 @@ pub fn serve_stdio(server: mcp_runtime::Server) -> Result<(), Box<dyn std::error
 /// `http://ADDR/mcp` (a bare port means `127.0.0.1:PORT`), anything else stdio.
 pub fn serve(server: mcp_runtime::Server) -> Result<(), Box<dyn std::error::Error>> {
     match http_addr(std::env::args().skip(1))? {
+        #[cfg(feature = "http")]
         Some(addr) => serve_http(server, &addr),
+        #[cfg(not(feature = "http"))]
+        Some(_) => Err("this binary was built without the `http` feature of the examples".into()),
         None => serve_stdio(server),
     }
 }
@@ -187,6 +190,7 @@ pub fn http_addr(args: impl IntoIterator<Item = String>) -> Result<Option<String
 }
 
 /// Serves `server` over MCP Streamable HTTP at `http://ADDR/mcp` until the process ends.
+#[cfg(feature = "http")]
 pub fn serve_http(
     server: mcp_runtime::Server,
     addr: &str,
