@@ -379,4 +379,55 @@ mod tests {
         );
         assert!(lines(b"", 5).await.is_empty());
     }
+
+    /// A burst of requests, most answered inline, gets every answer (each request's in the
+    /// order the requests came; the error for the malformed line may come earlier), and the
+    /// server stops once its input ends and everything is out.
+    #[tokio::test]
+    async fn a_burst_of_requests_gets_every_answer_then_the_server_stops() {
+        let server = Server::builder("burst", "1.0.0").build().unwrap();
+        let mut input = Vec::new();
+        input.extend_from_slice(
+            br#"{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}"#,
+        );
+        input.push(b'\n');
+        for id in 1..=300 {
+            let method = if id % 3 == 0 { "tools/list" } else { "ping" };
+            input.extend_from_slice(
+                format!(r#"{{"jsonrpc":"2.0","id":{id},"method":"{method}"}}"#).as_bytes(),
+            );
+            input.push(b'\n');
+        }
+        input.extend_from_slice(b"{not json\n");
+        let (mut client, server_side) = tokio::io::duplex(1024);
+        let (reader, writer) = tokio::io::split(server_side);
+        let serve = tokio::spawn(async move { server.serve_io(reader, writer).await });
+        let (mut from_server, mut to_server) = tokio::io::split(&mut client);
+        let send = async {
+            to_server.write_all(&input).await.unwrap();
+            to_server.shutdown().await.unwrap();
+        };
+        let mut output = Vec::new();
+        let receive = tokio::io::AsyncReadExt::read_to_end(&mut from_server, &mut output);
+        let (_, received) = tokio::join!(send, receive);
+        received.unwrap();
+        serve.await.unwrap().unwrap();
+        let answers: Vec<Value> = output
+            .split(|&b| b == b'\n')
+            .filter(|l| !l.is_empty())
+            .map(|l| serde_json::from_slice(l).unwrap())
+            .collect();
+        assert_eq!(answers.len(), 302);
+        let ids: Vec<Value> = answers
+            .iter()
+            .map(|a| a["id"].clone())
+            .filter(|id| !id.is_null())
+            .collect();
+        let expected: Vec<Value> = (0..=300).map(Value::from).collect();
+        assert_eq!(ids, expected);
+        let list = answers.iter().find(|a| a["id"] == 3).unwrap();
+        assert_eq!(list["result"]["tools"], serde_json::json!([]));
+        let error = answers.iter().find(|a| a["id"].is_null()).unwrap();
+        assert_eq!(error["error"]["code"], -32700);
+    }
 }
