@@ -448,17 +448,11 @@ impl Client {
             }
             Era::Stateless => self.request("server/discover", json!({})).await?,
         };
-        let info = match &self.inner.era {
-            Era::Handshake(_) => SessionInfo {
-                protocol_version: str_field(&raw, "protocolVersion")?,
-                server_info: raw.get("serverInfo").and_then(Implementation::from_json),
-                capabilities: raw.get("capabilities").cloned().unwrap_or(Value::Null),
-                instructions: raw
-                    .get("instructions")
-                    .and_then(Value::as_str)
-                    .map(Into::into),
-                raw: raw.clone(),
-            },
+        let (protocol_version, server_info) = match &self.inner.era {
+            Era::Handshake(_) => (
+                str_field(&raw, "protocolVersion")?,
+                raw.get("serverInfo").and_then(Implementation::from_json),
+            ),
             Era::Stateless => {
                 let versions = raw
                     .get("supportedVersions")
@@ -471,20 +465,23 @@ impl Client {
                         "the server does not support {LATEST_STATELESS_VERSION}"
                     )));
                 }
-                SessionInfo {
-                    protocol_version: LATEST_STATELESS_VERSION.into(),
-                    server_info: raw
-                        .get("_meta")
+                (
+                    LATEST_STATELESS_VERSION.into(),
+                    raw.get("_meta")
                         .and_then(|m| m.get(SERVER_INFO_KEY))
                         .and_then(Implementation::from_json),
-                    capabilities: raw.get("capabilities").cloned().unwrap_or(Value::Null),
-                    instructions: raw
-                        .get("instructions")
-                        .and_then(Value::as_str)
-                        .map(Into::into),
-                    raw: raw.clone(),
-                }
+                )
             }
+        };
+        let info = SessionInfo {
+            protocol_version,
+            server_info,
+            capabilities: raw.get("capabilities").cloned().unwrap_or(Value::Null),
+            instructions: raw
+                .get("instructions")
+                .and_then(Value::as_str)
+                .map(Into::into),
+            raw: raw.clone(),
         };
         let _ = self.inner.session.set(info);
         if let Era::Handshake(_) = self.inner.era {

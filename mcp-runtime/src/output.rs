@@ -2,8 +2,8 @@
 
 use schemars::{JsonSchema, SchemaGenerator};
 use serde::Serialize;
+use serde_json::Value;
 use serde_json::value::RawValue;
-use serde_json::{Map, Value};
 
 use crate::content::{CallToolResult, Content};
 use crate::error::ToolError;
@@ -49,8 +49,8 @@ impl<T: Serialize + JsonSchema> IntoToolOutput for T {
     }
 
     fn into_call_result(self, wrapped: bool) -> Result<CallToolResult, ToolError> {
-        let value = serde_json::to_value(&self).map_err(ToolError::internal)?;
-        Ok(structured_result(value, wrapped))
+        self.into_tool_output(wrapped)
+            .map(ToolOutput::into_call_result)
     }
 
     /// Serializes the value straight from `T`, twice: compact for `structuredContent` and
@@ -73,7 +73,10 @@ impl<T: Serialize + JsonSchema> IntoToolOutput for T {
         } else {
             compact
         };
-        Ok(ToolOutput(Output::Structured { text, structured }))
+        Ok(ToolOutput(Output::Structured {
+            text: Content::Text(text),
+            structured,
+        }))
     }
 }
 
@@ -88,7 +91,7 @@ enum Output {
     Result(CallToolResult),
     /// Structured output, already serialized: the text block and the `structuredContent`.
     Structured {
-        text: String,
+        text: Content,
         structured: Box<RawValue>,
     },
 }
@@ -99,7 +102,7 @@ impl ToolOutput {
         match self.0 {
             Output::Result(r) => r,
             Output::Structured { text, structured } => CallToolResult {
-                content: vec![Content::Text(text)],
+                content: vec![text],
                 structured_content: Some(
                     serde_json::from_str(structured.get()).unwrap_or(Value::Null),
                 ),
@@ -124,45 +127,11 @@ impl Serialize for ToolOutput {
             Output::Result(r) => r.serialize(serializer),
             Output::Structured { text, structured } => {
                 let mut m = serializer.serialize_map(Some(2))?;
-                m.serialize_entry("content", &[TextBlock(text)])?;
+                m.serialize_entry("content", std::slice::from_ref(text))?;
                 m.serialize_entry("structuredContent", structured)?;
                 m.end()
             }
         }
-    }
-}
-
-struct TextBlock<'a>(&'a str);
-
-impl Serialize for TextBlock<'_> {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        use serde::ser::SerializeMap;
-        let mut m = serializer.serialize_map(Some(2))?;
-        m.serialize_entry("type", "text")?;
-        m.serialize_entry("text", self.0)?;
-        m.end()
-    }
-}
-
-/// Builds the result for a structured value: the text block is the JSON (or the plain string).
-pub(crate) fn structured_result(value: Value, wrapped: bool) -> CallToolResult {
-    let text = match &value {
-        Value::String(s) => s.clone(),
-        // Indented like the Python SDK's text block, so both read the same to a model.
-        other => serde_json::to_string_pretty(other).unwrap_or_else(|_| other.to_string()),
-    };
-    let structured = if wrapped {
-        let mut m = Map::with_capacity(1);
-        m.insert("result".to_owned(), value);
-        Value::Object(m)
-    } else {
-        value
-    };
-    CallToolResult {
-        content: vec![Content::Text(text)],
-        structured_content: Some(structured),
-        is_error: false,
-        meta: None,
     }
 }
 
@@ -228,9 +197,29 @@ mod tests {
         }
     }
 
-    /// The direct path writes exactly what the `Value` path writes, and reads back the same.
+    /// The result as a `Value` says it should be: the text block is the indented JSON (a string
+    /// goes out as itself), `structuredContent` the value, wrapped as `{"result": …}` if asked.
+    fn via_value<T: Serialize>(v: &T, wrapped: bool) -> CallToolResult {
+        let value = serde_json::to_value(v).unwrap();
+        let text = match &value {
+            Value::String(s) => s.clone(),
+            other => serde_json::to_string_pretty(other).unwrap(),
+        };
+        CallToolResult {
+            content: vec![Content::Text(text)],
+            structured_content: Some(if wrapped {
+                json!({"result": value})
+            } else {
+                value
+            }),
+            is_error: false,
+            meta: None,
+        }
+    }
+
+    /// The direct path writes exactly what the `Value` path would write, and reads back the same.
     fn same<T: Serialize + JsonSchema>(make: impl Fn() -> T, wrapped: bool) {
-        let via_value = make().into_call_result(wrapped).unwrap();
+        let via_value = via_value(&make(), wrapped);
         let direct = make().into_tool_output(wrapped).unwrap();
         assert_eq!(
             serde_json::to_string(&direct).unwrap(),

@@ -326,6 +326,14 @@ impl Validator {
     }
 }
 
+/// An array of strings (`required`, the values of `dependentRequired`); `None` for anything else.
+fn string_list(v: &Value) -> Option<Vec<Box<str>>> {
+    v.as_array()?
+        .iter()
+        .map(|n| n.as_str().map(Box::from))
+        .collect()
+}
+
 fn as_count(v: &Value, key: &str, at: &str) -> Result<u64, String> {
     match v {
         Value::Number(n) => n
@@ -448,6 +456,27 @@ impl<'s> Compiler<'s> {
         }
     }
 
+    /// An object of schemas by name (`properties`, `dependentSchemas`), in the order written.
+    fn named_subschemas(
+        &mut self,
+        v: &'s Value,
+        key: &str,
+        at: &str,
+    ) -> Result<Vec<(Box<str>, NodeId)>, String> {
+        let Value::Object(named) = v else {
+            return Err(format!("{at}: `{key}` must be an object"));
+        };
+        named
+            .iter()
+            .map(|(name, s)| {
+                Ok((
+                    name.as_str().into(),
+                    self.subschema(s, &format!("{at}/{key}/{name}"))?,
+                ))
+            })
+            .collect()
+    }
+
     fn resolve(&mut self, reference: &str, at: &str) -> Result<NodeId, String> {
         let Some(fragment) = reference.strip_prefix('#') else {
             return Err(format!(
@@ -548,20 +577,9 @@ impl<'s> Compiler<'s> {
                 "contains" => r.contains = Some(self.subschema(v, &format!("{at}/contains"))?),
                 "minContains" => r.min_contains = Some(as_count(v, key, at)?),
                 "maxContains" => r.max_contains = Some(as_count(v, key, at)?),
-                "properties" => {
-                    let Value::Object(props) = v else {
-                        return Err(format!("{at}: `properties` must be an object"));
-                    };
-                    for (name, s) in props {
-                        let id = self.subschema(s, &format!("{at}/properties/{name}"))?;
-                        r.properties.push((name.as_str().into(), id));
-                    }
-                }
+                "properties" => r.properties = self.named_subschemas(v, key, at)?,
                 "required" => {
-                    let names = v
-                        .as_array()
-                        .and_then(|a| a.iter().map(|n| n.as_str().map(Box::from)).collect());
-                    r.required = names
+                    r.required = string_list(v)
                         .ok_or_else(|| format!("{at}: `required` must be an array of strings"))?;
                 }
                 "patternProperties" => {
@@ -593,24 +611,13 @@ impl<'s> Compiler<'s> {
                         return Err(format!("{at}: `dependentRequired` must be an object"));
                     };
                     for (name, needs) in deps {
-                        let needs: Option<Vec<Box<str>>> = needs
-                            .as_array()
-                            .and_then(|a| a.iter().map(|n| n.as_str().map(Box::from)).collect());
-                        let needs = needs.ok_or_else(|| {
+                        let needs = string_list(needs).ok_or_else(|| {
                             format!("{at}: `dependentRequired` values must be arrays of strings")
                         })?;
                         r.dependent_required.push((name.as_str().into(), needs));
                     }
                 }
-                "dependentSchemas" => {
-                    let Value::Object(deps) = v else {
-                        return Err(format!("{at}: `dependentSchemas` must be an object"));
-                    };
-                    for (name, s) in deps {
-                        let id = self.subschema(s, &format!("{at}/dependentSchemas/{name}"))?;
-                        r.dependent_schemas.push((name.as_str().into(), id));
-                    }
-                }
+                "dependentSchemas" => r.dependent_schemas = self.named_subschemas(v, key, at)?,
                 "$ref" => {
                     let target = v
                         .as_str()
