@@ -57,42 +57,36 @@
 
 #![warn(missing_docs)]
 
-pub mod call;
+// What a tool is, and what it rests on. Arrows point down this list only: a folder uses the
+// ones below it, never one above (ARCHITECTURE.md draws the data path).
 pub mod client;
-pub mod connection;
-pub mod content;
-pub mod context;
-pub mod elicitation;
-pub mod error;
-pub mod output;
-pub mod protocol;
-pub mod schema;
 pub mod server;
-pub mod state;
-pub mod table;
-pub mod tool;
 pub mod transport;
+
+pub mod tool;
+
+pub mod context;
+pub mod schema;
 pub mod validate;
+
+pub mod error;
+pub mod protocol;
 
 #[doc(hidden)]
 #[path = "private.rs"]
 pub mod __private;
 
-pub(crate) use __private as private;
-
-pub use call::UnknownToolPolicy;
 pub use client::{Client, ClientBuilder, ClientError};
-pub use connection::Connection;
-pub use content::{CallToolResult, Content};
+pub use context::connection::Connection;
+pub use context::elicitation::{ElicitError, Elicitation};
 pub use context::{ClientRequestError, Context};
-pub use elicitation::{ElicitError, Elicitation};
 pub use error::{ProtocolError, ToolError};
-pub use output::{Contents, IntoToolOutput};
 pub use protocol::{ClientCapabilities, Implementation, LogLevel};
 pub use server::{BuildError, Server, ServerBuilder};
-pub use state::StateMap;
-pub use table::ToolTable;
-pub use tool::{Annotations, Tool, ToolDef, ToolSpec};
+pub use tool::{
+    Annotations, CallToolResult, Content, Contents, IntoToolOutput, StateMap, Tool, ToolDef,
+    ToolSpec, ToolTable, UnknownToolPolicy,
+};
 
 #[doc(inline)]
 pub use mcp_macros::{tool, tools};

@@ -7,32 +7,21 @@ use std::sync::Arc;
 use schemars::{JsonSchema, SchemaGenerator};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
-use serde_json::{Map, Value};
+use serde_json::Value;
 
-pub use crate::content::CallToolResult;
 pub use crate::context::Context;
 pub use crate::error::{IntoToolError, ToolError};
-pub use crate::output::{IntoToolOutput, OutputSchema, ToolOutput};
-pub use crate::schema::{ArgSpec, Constraints, InputSchema, Num};
-pub use crate::state::StateMap;
-pub use crate::table::ToolTable;
+pub use crate::schema::{ArgSpec, Constraints, InputSchema, Num, OutputSchema};
+pub use crate::tool::call::CallParts;
+pub use crate::tool::content::CallToolResult;
+pub use crate::tool::output::{IntoToolOutput, ToolOutput};
+pub use crate::tool::state::StateMap;
+pub use crate::tool::table::ToolTable;
 pub use crate::tool::{Annotations, StateReq, ToolDef, ToolSpec};
 pub use futures::future::BoxFuture;
 pub use schemars;
 pub use serde_json;
 pub use std;
-
-/// Everything a handler needs for one call; the arguments are already validated.
-pub struct CallParts {
-    /// The validated arguments.
-    pub args: Map<String, Value>,
-    /// The request context.
-    pub ctx: Context,
-    /// The server's state.
-    pub state: Arc<StateMap>,
-    /// Whether structured output is wrapped as `{"result": …}`.
-    pub wrapped: bool,
-}
 
 /// Boxes a handler future.
 pub fn boxed<'a, F>(f: F) -> BoxFuture<'a, Result<ToolOutput, ToolError>>
@@ -51,7 +40,7 @@ pub fn take_arg<T: DeserializeOwned>(
         None => Ok(None),
         Some(v) => serde_json::from_value::<T>(v)
             .map(Some)
-            .map_err(|e| crate::call::deserialize_failure(parts.ctx.tool_name(), name, &e)),
+            .map_err(|e| crate::tool::call::deserialize_failure(parts.ctx.tool_name(), name, &e)),
     }
 }
 

@@ -340,7 +340,7 @@ pub(crate) struct Reply {
 #[derive(Debug)]
 pub(crate) enum ReplyBody {
     Result(Value),
-    Call(crate::output::ToolOutput),
+    Call(crate::tool::output::ToolOutput),
     Error(ProtocolError),
 }
 
@@ -544,7 +544,7 @@ impl ClientCapabilities {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::content::CallToolResult;
+    use crate::tool::content::CallToolResult;
     use serde_json::json;
 
     #[test]

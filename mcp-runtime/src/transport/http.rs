@@ -63,7 +63,7 @@ use serde_json::Value;
 use tokio::sync::mpsc;
 use tokio::task::JoinHandle;
 
-use crate::connection::{Connection, lock};
+use crate::context::connection::{Connection, lock};
 use crate::error::{ProtocolError, codes};
 use crate::protocol::stateless::{PROTOCOL_VERSION_KEY, unsupported_version};
 use crate::protocol::{

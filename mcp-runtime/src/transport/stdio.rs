@@ -19,7 +19,7 @@ use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncWrite, AsyncWriteExt, BufReader
 use tokio::sync::oneshot;
 use tokio::task::JoinSet;
 
-use crate::connection::Connection;
+use crate::context::connection::Connection;
 use crate::error::ProtocolError;
 use crate::protocol::{Incoming, Reply, error_response};
 use crate::server::Server;

@@ -12,6 +12,8 @@
 //! # Ok(()) }
 //! ```
 
+pub mod in_process;
+
 use std::collections::HashMap;
 use std::fmt;
 use std::future::Future;
@@ -24,8 +26,7 @@ use tokio::io::{AsyncRead, AsyncWrite, AsyncWriteExt};
 use tokio::sync::{mpsc, oneshot};
 use tokio::task::JoinHandle;
 
-use crate::connection::lock;
-use crate::content::CallToolResult;
+use crate::context::connection::lock;
 use crate::error::ProtocolError;
 use crate::protocol::stateless::{
     CLIENT_CAPABILITIES_KEY, CLIENT_INFO_KEY, LOG_LEVEL_KEY, PROTOCOL_VERSION_KEY, SERVER_INFO_KEY,
@@ -34,6 +35,7 @@ use crate::protocol::{
     Implementation, Incoming, LATEST_HANDSHAKE_VERSION, LATEST_STATELESS_VERSION, LogLevel,
     RequestId, error_response, notification_message, request_message, result_response,
 };
+use crate::tool::content::CallToolResult;
 use crate::transport::stdio::{Line, LineReader, write_message};
 
 /// How the client talks to the server.

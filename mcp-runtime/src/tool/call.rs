@@ -9,15 +9,26 @@ use std::sync::{Arc, Once};
 use futures::FutureExt;
 use serde_json::{Map, Value};
 
-use crate::content::{CallToolResult, Content};
 use crate::context::Context;
 use crate::error::{ProtocolError, ToolError, ToolErrorKind};
-use crate::output::ToolOutput;
-use crate::private::CallParts;
-use crate::state::StateMap;
-use crate::table::ToolTable;
-use crate::tool::Tool;
+use crate::tool::content::{CallToolResult, Content};
+use crate::tool::output::ToolOutput;
+use crate::tool::spec::Tool;
+use crate::tool::state::StateMap;
+use crate::tool::table::ToolTable;
 use crate::validate::{Violation, format_violations};
+
+/// Everything a handler needs for one call; the arguments are already validated.
+pub struct CallParts {
+    /// The validated arguments.
+    pub args: Map<String, Value>,
+    /// The request context.
+    pub ctx: Context,
+    /// The server's state.
+    pub state: Arc<StateMap>,
+    /// Whether structured output is wrapped as `{"result": …}`.
+    pub wrapped: bool,
+}
 
 /// What an unknown tool name gets.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]

@@ -8,9 +8,9 @@ use schemars::SchemaGenerator;
 use serde_json::{Map, Value};
 
 use crate::error::ToolError;
-use crate::output::{OutputSchema, ToolOutput};
-use crate::private::CallParts;
 use crate::schema::InputSchema;
+use crate::tool::call::CallParts;
+use crate::tool::output::{OutputSchema, ToolOutput};
 use crate::validate::Validator;
 
 /// Behaviour hints. A hint left `None` is absent from the published annotations.

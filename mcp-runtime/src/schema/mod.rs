@@ -5,7 +5,14 @@ use schemars::generate::SchemaSettings;
 use schemars::{JsonSchema, SchemaGenerator};
 use serde_json::{Map, Value, json};
 
-use crate::output::OutputSchema;
+/// The published output of a tool: its schema, and whether values are wrapped as `{"result": …}`.
+#[derive(Debug, Clone)]
+pub struct OutputSchema {
+    /// The outputSchema as published (already wrapped when `wrapped`).
+    pub schema: Value,
+    /// True when the return type is not a JSON object, so values go out as `{"result": value}`.
+    pub wrapped: bool,
+}
 
 /// A numeric bound as written in `#[arg(...)]`.
 #[derive(Debug, Clone, Copy, PartialEq)]

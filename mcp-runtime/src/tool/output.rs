@@ -5,17 +5,9 @@ use serde::Serialize;
 use serde_json::Value;
 use serde_json::value::RawValue;
 
-use crate::content::{CallToolResult, Content};
 use crate::error::ToolError;
-
-/// The published output of a tool: its schema, and whether values are wrapped as `{"result": …}`.
-#[derive(Debug, Clone)]
-pub struct OutputSchema {
-    /// The outputSchema as published (already wrapped when `wrapped`).
-    pub schema: Value,
-    /// True when the return type is not a JSON object, so values go out as `{"result": value}`.
-    pub wrapped: bool,
-}
+pub use crate::schema::OutputSchema;
+use crate::tool::content::{CallToolResult, Content};
 
 /// A value a tool can return.
 ///

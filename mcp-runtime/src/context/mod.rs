@@ -1,5 +1,14 @@
 //! The request context a tool can take as `ctx: &Context`: who is calling, progress, logging,
 //! cancellation and elicitation.
+//!
+//! | file | what it holds |
+//! |---|---|
+//! | this file | [`Context`]: progress, logging, cancellation, elicitation, the caller |
+//! | [`connection`] | one client connection: era, identity, requests in flight, the outgoing sink |
+//! | [`elicitation`] | the requested-schema profile and the answer's parsing |
+
+pub mod connection;
+pub mod elicitation;
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
@@ -8,8 +17,8 @@ use schemars::JsonSchema;
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value, json};
 
-use crate::connection::{CancelToken, Connection, Peer, PeerRequestError, lock};
-use crate::elicitation::{ElicitError, Elicitation, parse_answer, requested_schema};
+use crate::context::connection::{CancelToken, Connection, Peer, PeerRequestError, lock};
+use crate::context::elicitation::{ElicitError, Elicitation, parse_answer, requested_schema};
 use crate::protocol::{
     ClientCapabilities, Implementation, LogLevel, RequestId, notification_message,
 };

@@ -1,0 +1,243 @@
+//! Building a server: its identity, state, tools and options, checked once in
+//! [`ServerBuilder::build`].
+
+use std::fmt;
+use std::sync::{Arc, OnceLock};
+use std::time::Duration;
+
+use serde_json::{Value, json};
+use tokio::sync::Semaphore;
+
+use super::{Server, ServerInner};
+use crate::protocol::Implementation;
+use crate::tool::call::UnknownToolPolicy;
+use crate::tool::state::StateMap;
+use crate::tool::table::ToolTable;
+
+/// The default limit on one incoming message: 4 MiB.
+pub const DEFAULT_MAX_MESSAGE_BYTES: usize = 4 * 1024 * 1024;
+
+/// The knobs of a server, set on its [`ServerBuilder`].
+#[derive(Debug, Clone)]
+pub struct ServerOptions {
+    /// Tools per `tools/list` page; `None`: one page.
+    pub page_size: Option<usize>,
+    /// What an unknown tool name gets.
+    pub unknown_tool: UnknownToolPolicy,
+    /// The longest a tool may run.
+    pub call_timeout: Option<Duration>,
+    /// How many tool calls may run at once (across connections); further calls wait.
+    pub max_concurrent_calls: Option<usize>,
+    /// The longest incoming message a transport accepts, in bytes.
+    pub max_message_bytes: usize,
+    /// `ttlMs` of stateless `tools/list` and `server/discover` results.
+    pub list_ttl: Duration,
+    /// Declare the prompts, resources and completions capabilities and answer their list
+    /// methods with empty lists.
+    pub empty_prompts_and_resources: bool,
+}
+
+impl Default for ServerOptions {
+    fn default() -> Self {
+        ServerOptions {
+            page_size: None,
+            unknown_tool: UnknownToolPolicy::default(),
+            call_timeout: None,
+            max_concurrent_calls: None,
+            max_message_bytes: DEFAULT_MAX_MESSAGE_BYTES,
+            list_ttl: Duration::ZERO,
+            empty_prompts_and_resources: false,
+        }
+    }
+}
+
+/// Builds a [`Server`]: `Server::builder("tasks", "1.0.0").tools(table).build()?`.
+pub struct ServerBuilder {
+    info: Implementation,
+    instructions: Option<String>,
+    tools: ToolTable,
+    state: StateMap,
+    options: ServerOptions,
+}
+
+/// Why a server could not be built.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum BuildError {
+    /// A tool borrows a state type the builder was not given.
+    MissingState {
+        /// The tool.
+        tool: String,
+        /// The type it borrows.
+        type_name: String,
+    },
+    /// An option has a value that cannot work.
+    InvalidOption(String),
+}
+
+impl fmt::Display for BuildError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            BuildError::MissingState { tool, type_name } => write!(
+                f,
+                "tool `{tool}` borrows state of type `{type_name}`, but the server was not given \
+                 one; add `.state(…)` with a `{type_name}` to the builder"
+            ),
+            BuildError::InvalidOption(m) => f.write_str(m),
+        }
+    }
+}
+
+impl std::error::Error for BuildError {}
+
+impl Server {
+    /// A builder for a server named `name` at `version` (its `serverInfo`).
+    pub fn builder(name: impl Into<String>, version: impl Into<String>) -> ServerBuilder {
+        ServerBuilder {
+            info: Implementation {
+                name: name.into(),
+                version: version.into(),
+                title: None,
+            },
+            instructions: None,
+            tools: ToolTable::default(),
+            state: StateMap::new(),
+            options: ServerOptions::default(),
+        }
+    }
+}
+
+impl ServerBuilder {
+    /// A human-readable name for the server (`serverInfo.title`).
+    pub fn title(mut self, title: impl Into<String>) -> Self {
+        self.info.title = Some(title.into());
+        self
+    }
+
+    /// Guidance for the model about the server as a whole (`instructions`).
+    pub fn instructions(mut self, instructions: impl Into<String>) -> Self {
+        self.instructions = Some(instructions.into());
+        self
+    }
+
+    /// A value tools borrow as `&T`. One value per type; call once per type.
+    pub fn state<T: std::any::Any + Send + Sync>(mut self, value: T) -> Self {
+        self.state.insert(value);
+        self
+    }
+
+    /// A shared value tools borrow as `&T`.
+    pub fn state_arc<T: std::any::Any + Send + Sync>(mut self, value: Arc<T>) -> Self {
+        self.state.insert_arc(value);
+        self
+    }
+
+    /// The tools to serve (the table `tools![…]` builds).
+    pub fn tools(mut self, tools: ToolTable) -> Self {
+        self.tools = tools;
+        self
+    }
+
+    /// Tools per `tools/list` page (default: all in one page).
+    pub fn page_size(mut self, n: usize) -> Self {
+        self.options.page_size = Some(n);
+        self
+    }
+
+    /// What an unknown tool name gets (default: an `isError` result listing the valid names).
+    pub fn unknown_tool(mut self, policy: UnknownToolPolicy) -> Self {
+        self.options.unknown_tool = policy;
+        self
+    }
+
+    /// The longest a tool may run; past it the call gets the `isError` result
+    /// `Error executing tool <name>: timed out after <duration>` and the tool is dropped.
+    pub fn call_timeout(mut self, timeout: Duration) -> Self {
+        self.options.call_timeout = Some(timeout);
+        self
+    }
+
+    /// How many tool calls may run at once; further calls wait for a slot (none is refused).
+    pub fn max_concurrent_calls(mut self, n: usize) -> Self {
+        self.options.max_concurrent_calls = Some(n);
+        self
+    }
+
+    /// The longest incoming message, in bytes (default 4 MiB). Longer lines get an error response.
+    pub fn max_message_bytes(mut self, n: usize) -> Self {
+        self.options.max_message_bytes = n;
+        self
+    }
+
+    /// `ttlMs` of stateless `tools/list` and `server/discover` results (default 0).
+    pub fn list_ttl(mut self, ttl: Duration) -> Self {
+        self.options.list_ttl = ttl;
+        self
+    }
+
+    /// Declares the `prompts`, `resources` and `completions` capabilities and answers
+    /// `prompts/list`, `resources/list`, `resources/templates/list` and `completion/complete`
+    /// with empty lists (`prompts/get` and `resources/read` then answer -32602). For clients that list everything a server may offer
+    /// and treat -32601 as a failure; a tools-only server does not need it otherwise.
+    pub fn empty_prompts_and_resources(mut self) -> Self {
+        self.options.empty_prompts_and_resources = true;
+        self
+    }
+
+    /// Builds the server. Fails when a tool borrows a state type that was not given.
+    pub fn build(self) -> Result<Server, BuildError> {
+        // From the specs: checking the state does not build the tools' schemas.
+        for spec in self.tools.specs() {
+            for req in (spec.state)() {
+                if !self.state.contains(req.type_id) {
+                    return Err(BuildError::MissingState {
+                        tool: spec.name.to_owned(),
+                        type_name: req.type_name.to_owned(),
+                    });
+                }
+            }
+        }
+        if self.options.page_size == Some(0) {
+            return Err(BuildError::InvalidOption(
+                "page_size must be at least 1".into(),
+            ));
+        }
+        if self.options.max_concurrent_calls == Some(0) {
+            return Err(BuildError::InvalidOption(
+                "max_concurrent_calls must be at least 1".into(),
+            ));
+        }
+        if self.options.max_message_bytes == 0 {
+            return Err(BuildError::InvalidOption(
+                "max_message_bytes must be at least 1".into(),
+            ));
+        }
+        let call_slots = self
+            .options
+            .max_concurrent_calls
+            .map(|n| Arc::new(Semaphore::new(n)));
+        let capabilities = capabilities(&self.options);
+        Ok(Server {
+            inner: Arc::new(ServerInner {
+                tools: self.tools,
+                state: Arc::new(self.state),
+                info: self.info,
+                instructions: self.instructions,
+                options: self.options,
+                call_slots,
+                capabilities,
+                first_list_page: OnceLock::new(),
+            }),
+        })
+    }
+}
+
+/// The capabilities `initialize` and `server/discover` declare.
+fn capabilities(options: &ServerOptions) -> Value {
+    let mut caps = json!({"tools": {"listChanged": false}, "logging": {}});
+    if options.empty_prompts_and_resources {
+        caps["prompts"] = json!({});
+        caps["resources"] = json!({});
+        caps["completions"] = json!({});
+    }
+    caps
+}

@@ -1,0 +1,430 @@
+//! Dispatch: the lifecycle of both eras, `tools/list`, `tools/call`, cancellation, progress and
+//! logging. Transport-independent: a transport hands each incoming message and its
+//! [`Connection`] to [`Server::handle`] and writes out the response and whatever the connection
+//! queues.
+//!
+//! ```
+//! use mcp_runtime::Client;
+//! use mcp_runtime::prelude::*;
+//!
+//! /// Add two integers.
+//! #[tool]
+//! fn add(a: i64, b: i64) -> i64 {
+//!     a + b
+//! }
+//!
+//! # #[tokio::main(flavor = "current_thread")]
+//! # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+//! let server = Server::builder("calc", "1.0.0")
+//!     .instructions("Arithmetic.")
+//!     .tools(tools![add])
+//!     .build()?;
+//! // A binary serves it with `server.serve_stdio().await?`; a test talks to it in memory:
+//! let client = Client::in_process(&server).await?;
+//! let result = client.call_tool("add", serde_json::json!({"a": 2, "b": 3})).await?;
+//! assert_eq!(result.structured_content, Some(serde_json::json!({"result": 5})));
+//! # Ok(()) }
+//! ```
+
+use std::fmt;
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::atomic::{AtomicBool, AtomicU64};
+use std::sync::{Arc, Mutex, OnceLock};
+use std::time::Duration;
+
+use futures::FutureExt;
+use futures::future::BoxFuture;
+use serde_json::{Map, Value, json};
+use tokio::sync::Semaphore;
+
+use crate::context::connection::{CancelToken, Connection, Handshake, Peer, lock};
+use crate::context::{Context, RequestScope};
+use crate::error::ProtocolError;
+use crate::protocol::handshake::{InitializeParams, initialize_result};
+use crate::protocol::stateless::{
+    CacheHint, Envelope, REMOVED_METHODS, discover_result, has_envelope, stamp_result,
+};
+use crate::protocol::{
+    Implementation, Incoming, LogLevel, Notification, Reply, ReplyBody, Request, RequestId,
+    params_meta,
+};
+use crate::tool::content::CallToolResult;
+use crate::tool::output::ToolOutput;
+use crate::tool::state::StateMap;
+use crate::tool::table::ToolTable;
+
+mod builder;
+mod tools;
+
+use tools::Scope;
+
+pub use builder::{BuildError, DEFAULT_MAX_MESSAGE_BYTES, ServerBuilder, ServerOptions};
+
+/// A server: the tool table, the state tools borrow, the server's identity and its options.
+/// Cheap to clone; every connection shares one.
+#[derive(Clone)]
+pub struct Server {
+    inner: Arc<ServerInner>,
+}
+
+struct ServerInner {
+    tools: ToolTable,
+    state: Arc<StateMap>,
+    info: Implementation,
+    instructions: Option<String>,
+    options: ServerOptions,
+    call_slots: Option<Arc<Semaphore>>,
+    capabilities: Value,
+    /// The `result` of `tools/list` for the first page, encoded once (see
+    /// [`Server::encoded_list_response`]).
+    first_list_page: OnceLock<Box<[u8]>>,
+}
+
+/// The methods of prompts, resources and completion a server with `empty_prompts_and_resources` answers.
+const EMPTY_LIST_METHODS: &[&str] = &[
+    "prompts/list",
+    "prompts/get",
+    "resources/list",
+    "resources/templates/list",
+    "resources/read",
+    "completion/complete",
+];
+
+/// How one request ended.
+enum Outcome {
+    Answer(Result<Value, ProtocolError>),
+    /// A `tools/call` result, kept typed until it is written.
+    Called(ToolOutput),
+    /// Cancelled by the client: no response.
+    Cancelled,
+}
+
+impl Server {
+    /// The server's `serverInfo`.
+    pub fn info(&self) -> &Implementation {
+        &self.inner.info
+    }
+
+    /// The tools served.
+    pub fn tools(&self) -> &ToolTable {
+        &self.inner.tools
+    }
+
+    /// The options.
+    pub fn options(&self) -> &ServerOptions {
+        &self.inner.options
+    }
+
+    /// The instructions, if any.
+    pub fn instructions(&self) -> Option<&str> {
+        self.inner.instructions.as_deref()
+    }
+
+    /// Handles one incoming message of `conn`. Returns the response to send, if any, as a
+    /// future the transport may run concurrently with others.
+    ///
+    /// Everything that must happen in arrival order happens before this returns: a response
+    /// reaches the request waiting for it, a notification takes effect, and a request is
+    /// registered as in flight (so a `notifications/cancelled` read right after it finds it).
+    pub fn handle(
+        &self,
+        message: Incoming,
+        conn: &Connection,
+    ) -> BoxFuture<'static, Option<Value>> {
+        self.reply(message, conn)
+            .map(|reply| reply.map(Reply::into_json))
+            .boxed()
+    }
+
+    /// [`Server::handle`], with the response still typed so that a transport writing bytes can
+    /// encode it directly.
+    pub(crate) fn reply(
+        &self,
+        message: Incoming,
+        conn: &Connection,
+    ) -> BoxFuture<'static, Option<Reply>> {
+        match message {
+            Incoming::Response(r) => {
+                conn.deliver(r);
+                futures::future::ready(None).boxed()
+            }
+            Incoming::Notification(n) => {
+                self.notification(n, conn);
+                futures::future::ready(None).boxed()
+            }
+            Incoming::Request(req) => self.request(req, conn),
+        }
+    }
+
+    /// [`Server::handle`] for an already parsed JSON value; a malformed envelope is answered
+    /// with its error response.
+    pub fn handle_value(
+        &self,
+        message: Value,
+        conn: &Connection,
+    ) -> BoxFuture<'static, Option<Value>> {
+        match Incoming::from_value(message) {
+            Ok(m) => self.handle(m, conn),
+            Err(rejected) => {
+                tracing::warn!(error = %rejected.error, "rejected an incoming message");
+                futures::future::ready(Some(rejected.to_response())).boxed()
+            }
+        }
+    }
+
+    fn notification(&self, n: Notification, conn: &Connection) {
+        match n.method.as_str() {
+            "notifications/initialized" => conn.lock_session().initialized = true,
+            "notifications/cancelled" => {
+                let id = n
+                    .params
+                    .as_ref()
+                    .and_then(|p| p.get("requestId"))
+                    .and_then(RequestId::from_json);
+                let reason = n
+                    .params
+                    .as_ref()
+                    .and_then(|p| p.get("reason"))
+                    .and_then(Value::as_str)
+                    .unwrap_or("");
+                match id {
+                    Some(id) if conn.cancel(&id) => {
+                        tracing::info!(?id, reason, "request cancelled by the client")
+                    }
+                    Some(id) => tracing::debug!(?id, "cancellation for no request in flight"),
+                    None => tracing::debug!("cancellation without a requestId"),
+                }
+            }
+            other => tracing::debug!(method = other, "notification ignored"),
+        }
+    }
+
+    fn request(&self, mut req: Request, conn: &Connection) -> BoxFuture<'static, Option<Reply>> {
+        let cancel = CancelToken::default();
+        {
+            let mut in_flight = lock(&conn.inner.in_flight);
+            if in_flight.contains_key(&req.id) {
+                let error = ProtocolError::invalid_request(
+                    "Invalid Request: a request with this id is already in flight",
+                );
+                return futures::future::ready(Some(Reply {
+                    id: req.id,
+                    body: ReplyBody::Error(error),
+                }))
+                .boxed();
+            }
+            in_flight.insert(req.id.clone(), cancel.clone());
+        }
+        let server = self.clone();
+        let conn = conn.clone();
+        async move {
+            // Removes the in-flight entry however this future ends (finished or dropped).
+            struct Done(Connection, RequestId);
+            impl Drop for Done {
+                fn drop(&mut self) {
+                    lock(&self.0.inner.in_flight).remove(&self.1);
+                }
+            }
+            let _done = Done(conn.clone(), req.id.clone());
+            let outcome = tokio::select! {
+                biased;
+                _ = cancel.cancelled() => Outcome::Cancelled,
+                outcome = server.route(&mut req, &conn, &cancel) => outcome,
+            };
+            let body = match outcome {
+                Outcome::Cancelled => return None,
+                _ if cancel.is_cancelled() => return None,
+                Outcome::Answer(Ok(result)) => ReplyBody::Result(result),
+                Outcome::Called(result) => ReplyBody::Call(result),
+                Outcome::Answer(Err(error)) => {
+                    tracing::debug!(method = %req.method, %error, "request failed");
+                    ReplyBody::Error(error)
+                }
+            };
+            Some(Reply { id: req.id, body })
+        }
+        .boxed()
+    }
+
+    async fn route(&self, req: &mut Request, conn: &Connection, cancel: &CancelToken) -> Outcome {
+        const KNOWN: &[&str] = &[
+            "initialize",
+            "ping",
+            "logging/setLevel",
+            "server/discover",
+            "tools/list",
+            "tools/call",
+        ];
+        let method = req.method.as_str();
+        let empty_lists =
+            self.inner.options.empty_prompts_and_resources && EMPTY_LIST_METHODS.contains(&method);
+        if !KNOWN.contains(&method) && !empty_lists {
+            return Outcome::Answer(Err(ProtocolError::method_not_found(method)));
+        }
+        if method == "initialize" {
+            return Outcome::Answer(self.initialize(req, conn));
+        }
+        let meta = params_meta(req.params.as_ref());
+        if has_envelope(meta) || method == "server/discover" {
+            return self.stateless(req, conn, cancel).await;
+        }
+        let handshake = conn.lock_session().handshake.clone();
+        match (method, handshake) {
+            ("ping", _) => Outcome::Answer(Ok(json!({}))),
+            // Neither `initialize` first nor an envelope: say what is missing.
+            (_, None) => Outcome::Answer(Err(Envelope::parse(meta)
+                .err()
+                .unwrap_or_else(|| ProtocolError::invalid_params("Invalid params")))),
+            ("logging/setLevel", Some(_)) => Outcome::Answer(self.set_level(req, conn)),
+            ("tools/list", Some(_)) => Outcome::Answer(self.list_tools(req)),
+            (m, Some(_)) if empty_lists => Outcome::Answer(empty_list(m)),
+            ("tools/call", Some(h)) => {
+                let scope = Scope {
+                    version: h.version,
+                    stateless: None,
+                    peer: h.peer,
+                };
+                self.call_tool(req, conn, cancel, scope).await
+            }
+            _ => Outcome::Answer(Err(ProtocolError::method_not_found(method))),
+        }
+    }
+
+    async fn stateless(
+        &self,
+        req: &mut Request,
+        conn: &Connection,
+        cancel: &CancelToken,
+    ) -> Outcome {
+        let envelope = match Envelope::parse(params_meta(req.params.as_ref())) {
+            Ok(e) => e,
+            Err(e) => return Outcome::Answer(Err(e)),
+        };
+        let cache = CacheHint {
+            ttl_ms: self.inner.options.list_ttl.as_millis() as u64,
+            public: true,
+        };
+        let (outcome, cache) = match req.method.as_str() {
+            "server/discover" => (
+                Outcome::Answer(Ok(discover_result(
+                    &self.inner.capabilities,
+                    self.instructions(),
+                ))),
+                Some(cache),
+            ),
+            "tools/list" => (Outcome::Answer(self.list_tools(req)), Some(cache)),
+            m if self.inner.options.empty_prompts_and_resources
+                && EMPTY_LIST_METHODS.contains(&m) =>
+            {
+                (Outcome::Answer(empty_list(m)), Some(cache))
+            }
+            "tools/call" => {
+                let scope = Scope {
+                    version: envelope.version,
+                    stateless: Some(envelope.log_level),
+                    peer: Arc::new(Peer {
+                        client_info: envelope.client_info,
+                        capabilities: envelope.capabilities,
+                    }),
+                };
+                (self.call_tool(req, conn, cancel, scope).await, None)
+            }
+            m if REMOVED_METHODS.contains(&m) => (
+                Outcome::Answer(Err(ProtocolError::new(
+                    crate::error::codes::METHOD_NOT_FOUND,
+                    format!(
+                        "Method not found: {m} (removed in {})",
+                        crate::protocol::LATEST_STATELESS_VERSION
+                    ),
+                ))),
+                None,
+            ),
+            m => (
+                Outcome::Answer(Err(ProtocolError::method_not_found(m))),
+                None,
+            ),
+        };
+        let mut result = match outcome {
+            Outcome::Answer(Ok(result)) => result,
+            Outcome::Called(result) => result.into_call_result().into_json(),
+            other => return other,
+        };
+        stamp_result(&mut result, &self.inner.info, cache);
+        Outcome::Answer(Ok(result))
+    }
+
+    fn initialize(&self, req: &Request, conn: &Connection) -> Result<Value, ProtocolError> {
+        let params = InitializeParams::parse(req.params.as_ref())?;
+        let version = params.negotiated_version();
+        let mut session = conn.lock_session();
+        if session.handshake.is_some() {
+            return Err(ProtocolError::invalid_request(
+                "Invalid Request: this connection is already initialized",
+            ));
+        }
+        tracing::info!(
+            requested = %params.requested_version,
+            version,
+            client = ?params.client_info.as_ref().map(|c| &c.name),
+            "initialize"
+        );
+        session.handshake = Some(Handshake {
+            version,
+            peer: Arc::new(Peer {
+                client_info: params.client_info,
+                capabilities: params.capabilities,
+            }),
+        });
+        Ok(initialize_result(
+            version,
+            &self.inner.capabilities,
+            &self.inner.info,
+            self.instructions(),
+        ))
+    }
+
+    fn set_level(&self, req: &Request, conn: &Connection) -> Result<Value, ProtocolError> {
+        let level = req
+            .params
+            .as_ref()
+            .and_then(|p| p.get("level"))
+            .and_then(Value::as_str)
+            .and_then(LogLevel::parse)
+            .ok_or_else(|| {
+                ProtocolError::invalid_params(
+                    "Invalid params: `level` must be a log level such as \"info\"",
+                )
+            })?;
+        conn.lock_session().log_level = Some(level);
+        Ok(json!({}))
+    }
+}
+
+/// The answer of a server that has no prompts and no resources.
+fn empty_list(method: &str) -> Result<Value, ProtocolError> {
+    match method {
+        "prompts/list" => Ok(json!({"prompts": []})),
+        "resources/list" => Ok(json!({"resources": []})),
+        "resources/templates/list" => Ok(json!({"resourceTemplates": []})),
+        "completion/complete" => {
+            Ok(json!({"completion": {"values": [], "total": 0, "hasMore": false}}))
+        }
+        "prompts/get" => Err(ProtocolError::invalid_params(
+            "Invalid params: this server has no prompts",
+        )),
+        _ => Err(ProtocolError::invalid_params(
+            "Invalid params: this server has no resources",
+        )),
+    }
+}
+
+impl fmt::Debug for Server {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Server")
+            .field("info", &self.inner.info)
+            .field("tools", &self.inner.tools.names())
+            .field("options", &self.inner.options)
+            .finish()
+    }
+}

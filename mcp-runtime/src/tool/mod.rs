@@ -1,0 +1,25 @@
+//! What a tool *is*: the spec `#[tool]` generates, the table a server serves, the call path
+//! (arguments → validation → body → output), what a body may return, and the state it borrows.
+//!
+//! | file | what it holds |
+//! |---|---|
+//! | [`spec`] | [`ToolSpec`] (static, from the macro) and [`Tool`] (built: schemas, validator) |
+//! | [`table`] | [`ToolTable`]: the tools in declaration order, looked up by name |
+//! | [`call`] | the one call path every transport ends in; error hiding and panic capture |
+//! | [`output`] | return types → outputSchema and the call result |
+//! | [`content`] | content blocks and [`CallToolResult`] on the wire |
+//! | [`state`] | [`StateMap`]: server state a tool borrows as `&T` |
+
+pub mod call;
+pub mod content;
+pub mod output;
+pub mod spec;
+pub mod state;
+pub mod table;
+
+pub use call::UnknownToolPolicy;
+pub use content::{CallToolResult, Content};
+pub use output::{Contents, IntoToolOutput};
+pub use spec::{Annotations, StateReq, Tool, ToolDef, ToolSpec};
+pub use state::StateMap;
+pub use table::ToolTable;
