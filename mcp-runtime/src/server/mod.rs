@@ -46,8 +46,7 @@ use crate::protocol::stateless::{
     CacheHint, Envelope, REMOVED_METHODS, discover_result, has_envelope, stamp_result,
 };
 use crate::protocol::{
-    Implementation, Incoming, LogLevel, Notification, Reply, ReplyBody, Request, RequestId,
-    params_meta,
+    Implementation, Incoming, LogLevel, Notification, Request, RequestId, params_meta,
 };
 use crate::tool::content::CallToolResult;
 use crate::tool::output::ToolOutput;
@@ -55,11 +54,13 @@ use crate::tool::state::StateMap;
 use crate::tool::table::ToolTable;
 
 mod builder;
+mod reply;
 mod tools;
 
 use tools::Scope;
 
 pub use builder::{BuildError, DEFAULT_MAX_MESSAGE_BYTES, ServerBuilder, ServerOptions};
+pub(crate) use reply::{Reply, ReplyBody};
 
 /// A server: the tool table, the state tools borrow, the server's identity and its options.
 /// Cheap to clone; every connection shares one.

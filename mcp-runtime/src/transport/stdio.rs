@@ -21,7 +21,8 @@ use tokio::task::JoinSet;
 
 use crate::context::connection::Connection;
 use crate::error::ProtocolError;
-use crate::protocol::{Incoming, Reply, error_response};
+use crate::protocol::{Incoming, error_response};
+use crate::server::Reply;
 use crate::server::Server;
 
 /// One line read by a [`LineReader`].

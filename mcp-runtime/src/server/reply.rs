@@ -1,0 +1,65 @@
+//! A response this side is about to send, kept typed until it is written.
+
+use serde_json::Value;
+
+use crate::error::ProtocolError;
+use crate::protocol::{RequestId, error_response, result_response};
+use crate::tool::output::ToolOutput;
+
+/// A response this side is about to send, kept typed until it is written: a transport that
+/// writes bytes encodes it straight into its buffer (no `Value` tree for a tool's result), one
+/// that needs a `Value` asks for [`Reply::into_json`].
+#[derive(Debug)]
+pub(crate) struct Reply {
+    pub(crate) id: RequestId,
+    pub(crate) body: ReplyBody,
+}
+
+#[derive(Debug)]
+pub(crate) enum ReplyBody {
+    Result(Value),
+    Call(ToolOutput),
+    Error(ProtocolError),
+}
+
+impl Reply {
+    /// The response as a JSON value.
+    pub(crate) fn into_json(self) -> Value {
+        match self.body {
+            ReplyBody::Result(v) => result_response(&self.id, v),
+            ReplyBody::Call(r) => result_response(&self.id, r.into_call_result().into_json()),
+            ReplyBody::Error(e) => error_response(&self.id.to_json(), &e),
+        }
+    }
+}
+
+/// The same members, in the same order, as [`result_response`] and [`error_response`] build.
+impl serde::Serialize for Reply {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut m = serializer.serialize_map(Some(3))?;
+        m.serialize_entry("jsonrpc", "2.0")?;
+        m.serialize_entry("id", &self.id)?;
+        match &self.body {
+            ReplyBody::Result(v) => m.serialize_entry("result", v)?,
+            ReplyBody::Call(r) => m.serialize_entry("result", r)?,
+            ReplyBody::Error(e) => m.serialize_entry("error", &ErrorObject(e))?,
+        }
+        m.end()
+    }
+}
+
+struct ErrorObject<'a>(&'a ProtocolError);
+
+impl serde::Serialize for ErrorObject<'_> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut m = serializer.serialize_map(None)?;
+        m.serialize_entry("code", &self.0.code)?;
+        m.serialize_entry("message", &self.0.message)?;
+        if let Some(data) = &self.0.data {
+            m.serialize_entry("data", data)?;
+        }
+        m.end()
+    }
+}
