@@ -73,7 +73,7 @@ pub mod error;
 pub mod protocol;
 
 #[doc(hidden)]
-#[path = "private.rs"]
+#[path = "private/mod.rs"]
 pub mod __private;
 
 pub use client::{Client, ClientBuilder, ClientError};

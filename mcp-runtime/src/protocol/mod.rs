@@ -486,34 +486,7 @@ impl ClientCapabilities {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tool::content::CallToolResult;
     use serde_json::json;
-
-    #[test]
-    fn a_reply_is_written_as_its_json_value() {
-        let ids = [
-            RequestId::from(7),
-            RequestId::String("a\"b".into()),
-            RequestId::Number(serde_json::Number::from_f64(1.5).unwrap()),
-        ];
-        for id in ids {
-            let bodies = [
-                ReplyBody::Result(json!({"tools": [], "z": null})),
-                ReplyBody::Call(CallToolResult::error_text("no").into()),
-                ReplyBody::Error(ProtocolError::invalid_params("bad").with_data(json!({"k": 1}))),
-                ReplyBody::Error(ProtocolError::method_not_found("x/y")),
-            ];
-            for body in bodies {
-                let reply = Reply {
-                    id: id.clone(),
-                    body,
-                };
-                let written = serde_json::to_string(&reply).unwrap();
-                let value = reply.into_json();
-                assert_eq!(written, serde_json::to_string(&value).unwrap());
-            }
-        }
-    }
 
     #[test]
     fn the_member_reader_and_the_value_reader_agree() {

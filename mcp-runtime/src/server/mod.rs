@@ -25,6 +25,13 @@
 //! assert_eq!(result.structured_content, Some(serde_json::json!({"result": 5})));
 //! # Ok(()) }
 //! ```
+//!
+//! | file | what it holds |
+//! |---|---|
+//! | this file | [`Server`], message routing of both eras into one core, `initialize`, `logging/setLevel` |
+//! | `builder.rs` | [`ServerBuilder`], [`ServerOptions`], [`BuildError`]: everything checked once at build |
+//! | `tools.rs` | `tools/list` pages and cursors, `tools/call` slots, timeouts and cancellation |
+//! | `reply.rs` | a response kept typed until a transport encodes it |
 
 use std::fmt;
 use std::future::Future;
