@@ -486,7 +486,6 @@ impl ClientCapabilities {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
 
     #[test]
     fn the_member_reader_and_the_value_reader_agree() {
