@@ -313,15 +313,22 @@ mod build {
             .tools(kit::table())
             .build()
             .unwrap_err();
+        // Every tool that borrows it is named, in order, in one error.
+        let missing = |tool: &str| BuildError::MissingState {
+            tool: tool.into(),
+            type_name: std::any::type_name::<kit::Probe>().into(),
+        };
         assert_eq!(
             err,
-            BuildError::MissingState {
-                tool: "slow".into(),
-                type_name: std::any::type_name::<kit::Probe>().into(),
-            }
+            BuildError::Several(vec![
+                missing("slow"),
+                missing("stats"),
+                missing("watch_cancel")
+            ])
         );
         let text = err.to_string();
         assert!(text.contains("`slow`") && text.contains("Probe"), "{text}");
+        assert!(text.starts_with("3 problems:"), "{text}");
     }
 
     #[test]

@@ -10,6 +10,7 @@ use tokio::sync::Semaphore;
 
 use super::{Server, ServerInner};
 use crate::protocol::Implementation;
+use crate::tool::ToolBuildError;
 use crate::tool::call::UnknownToolPolicy;
 use crate::tool::state::StateMap;
 use crate::tool::table::ToolTable;
@@ -72,6 +73,11 @@ pub enum BuildError {
     },
     /// An option has a value that cannot work.
     InvalidOption(String),
+    /// A tool's contract cannot be served (a schema keyword or pattern the validator does not
+    /// implement, named with its JSON Pointer, or a panic while its schemas were generated).
+    Tool(ToolBuildError),
+    /// More than one of the above, in the order found.
+    Several(Vec<BuildError>),
 }
 
 impl fmt::Display for BuildError {
@@ -83,6 +89,14 @@ impl fmt::Display for BuildError {
                  one; add `.state(…)` with a `{type_name}` to the builder"
             ),
             BuildError::InvalidOption(m) => f.write_str(m),
+            BuildError::Tool(e) => e.fmt(f),
+            BuildError::Several(all) => {
+                write!(f, "{} problems:", all.len())?;
+                for e in all {
+                    write!(f, "\n- {e}")?;
+                }
+                Ok(())
+            }
         }
     }
 }
@@ -183,33 +197,43 @@ impl ServerBuilder {
         self
     }
 
-    /// Builds the server. Fails when a tool borrows a state type that was not given.
+    /// Builds the server: builds every tool's contract and validator, and fails with every problem
+    /// found (a state type a tool borrows that was not given, a contract that cannot be served, an
+    /// option that cannot work).
     pub fn build(self) -> Result<Server, BuildError> {
-        // From the specs: checking the state does not build the tools' schemas.
+        let mut problems = Vec::new();
         for spec in self.tools.specs() {
             for req in (spec.state)() {
                 if !self.state.contains(req.type_id) {
-                    return Err(BuildError::MissingState {
+                    problems.push(BuildError::MissingState {
                         tool: spec.name.to_owned(),
                         type_name: req.type_name.to_owned(),
                     });
                 }
             }
         }
+        // Every contract and validator is built here, so nothing in the request path can fail
+        // to build.
+        problems.extend(self.tools.check().iter().cloned().map(BuildError::Tool));
         if self.options.page_size == Some(0) {
-            return Err(BuildError::InvalidOption(
+            problems.push(BuildError::InvalidOption(
                 "page_size must be at least 1".into(),
             ));
         }
         if self.options.max_concurrent_calls == Some(0) {
-            return Err(BuildError::InvalidOption(
+            problems.push(BuildError::InvalidOption(
                 "max_concurrent_calls must be at least 1".into(),
             ));
         }
         if self.options.max_message_bytes == 0 {
-            return Err(BuildError::InvalidOption(
+            problems.push(BuildError::InvalidOption(
                 "max_message_bytes must be at least 1".into(),
             ));
+        }
+        match problems.len() {
+            0 => {}
+            1 => return Err(problems.remove(0)),
+            _ => return Err(BuildError::Several(problems)),
         }
         let call_slots = self
             .options

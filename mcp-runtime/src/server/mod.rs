@@ -57,6 +57,7 @@ use crate::protocol::{
 };
 use crate::tool::content::CallToolResult;
 use crate::tool::output::ToolOutput;
+use crate::tool::panic::{Panicked, catch, catch_sync, next_error_id};
 use crate::tool::state::StateMap;
 use crate::tool::table::ToolTable;
 
@@ -152,7 +153,11 @@ impl Server {
         message: Incoming,
         conn: &Connection,
     ) -> BoxFuture<'static, Option<Reply>> {
-        match message {
+        let id = match &message {
+            Incoming::Request(req) => Some(req.id.clone()),
+            _ => None,
+        };
+        let handled = catch_sync(|| match message {
             Incoming::Response(r) => {
                 conn.deliver(r);
                 futures::future::ready(None).boxed()
@@ -162,7 +167,15 @@ impl Server {
                 futures::future::ready(None).boxed()
             }
             Incoming::Request(req) => self.request(req, conn),
-        }
+        });
+        handled.unwrap_or_else(|panic| {
+            let error = internal_failure("message handling", &panic);
+            let reply = id.map(|id| Reply {
+                id,
+                body: ReplyBody::Error(error),
+            });
+            futures::future::ready(reply).boxed()
+        })
     }
 
     /// [`Server::handle`] for an already parsed JSON value; a malformed envelope is answered
@@ -235,10 +248,17 @@ impl Server {
                 }
             }
             let _done = Done(conn.clone(), req.id.clone());
-            let outcome = tokio::select! {
-                biased;
-                _ = cancel.cancelled() => Outcome::Cancelled,
-                outcome = server.route(&mut req, &conn, &cancel) => outcome,
+            // A panic anywhere in the handling (not only in a tool body) answers this request
+            // with an internal error and leaves the connection and the server serving.
+            let outcome = {
+                let routed = std::pin::pin!(server.route(&mut req, &conn, &cancel));
+                tokio::select! {
+                    biased;
+                    _ = cancel.cancelled() => Outcome::Cancelled,
+                    outcome = catch(routed) => outcome.unwrap_or_else(|panic| {
+                        Outcome::Answer(Err(internal_failure("request handling", &panic)))
+                    }),
+                }
             };
             let body = match outcome {
                 Outcome::Cancelled => return None,
@@ -425,6 +445,14 @@ fn empty_list(method: &str) -> Result<Value, ProtocolError> {
             "Invalid params: this server has no resources",
         )),
     }
+}
+
+/// The answer to a request whose handling panicked: generic text and an error id, with the
+/// panic logged in full under the same id.
+fn internal_failure(stage: &str, panic: &Panicked) -> ProtocolError {
+    let id = next_error_id();
+    tracing::error!(error_id = %id, "{stage} panicked at {}: {}", panic.location, panic.message);
+    ProtocolError::internal("Internal error").with_data(json!({ "errorId": id }))
 }
 
 impl fmt::Debug for Server {

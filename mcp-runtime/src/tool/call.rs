@@ -1,18 +1,15 @@
 //! The in-process call path: table + state + JSON arguments → call result. Every transport ends
 //! here, so validation, error hiding and panic capture behave the same everywhere.
 
-use std::cell::RefCell;
-use std::panic::AssertUnwindSafe;
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Once};
+use std::sync::Arc;
 
-use futures::FutureExt;
 use serde_json::{Map, Value};
 
 use crate::context::Context;
 use crate::error::{ProtocolError, ToolError, ToolErrorKind};
 use crate::tool::content::{CallToolResult, Content};
 use crate::tool::output::ToolOutput;
+use crate::tool::panic::{catch, next_error_id};
 use crate::tool::spec::Tool;
 use crate::tool::state::StateMap;
 use crate::tool::table::ToolTable;
@@ -133,7 +130,6 @@ pub(crate) async fn run(
     ctx: Context,
     args: Map<String, Value>,
 ) -> Result<ToolOutput, ProtocolError> {
-    install_panic_hook();
     let wrapped = tool.output.as_ref().is_some_and(|o| o.wrapped);
     let parts = CallParts {
         args,
@@ -142,9 +138,7 @@ pub(crate) async fn run(
         wrapped,
     };
     let fut = (tool.spec.handler)(parts);
-    let outcome = AssertUnwindSafe(InToolCall { inner: fut })
-        .catch_unwind()
-        .await;
+    let outcome = catch(fut).await;
     let name = tool.name();
     match outcome {
         Ok(Ok(result)) => Ok(result),
@@ -172,13 +166,9 @@ pub(crate) async fn run(
                 Ok(hidden(name, &id).into())
             }
         },
-        Err(payload) => {
+        Err(panic) => {
             let id = next_error_id();
-            let message = panic_message(&*payload);
-            let location = LAST_PANIC
-                .with(|p| p.borrow_mut().take())
-                .unwrap_or_else(|| "unknown location".into());
-            tracing::error!(tool = name, error_id = %id, "tool panicked at {location}: {message}");
+            tracing::error!(tool = name, error_id = %id, "tool panicked at {}: {}", panic.location, panic.message);
             Ok(hidden(name, &id).into())
         }
     }
@@ -213,72 +203,4 @@ fn error_chain(e: &(dyn std::error::Error + 'static)) -> String {
         source = inner.source();
     }
     s
-}
-
-fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
-    if let Some(s) = payload.downcast_ref::<&str>() {
-        (*s).to_owned()
-    } else if let Some(s) = payload.downcast_ref::<String>() {
-        s.clone()
-    } else {
-        "non-string panic payload".to_owned()
-    }
-}
-
-/// A unique id for a hidden failure, carried in the result's `_meta.errorId` and in the log.
-fn next_error_id() -> String {
-    static COUNTER: AtomicU64 = AtomicU64::new(0);
-    let n = COUNTER.fetch_add(1, Ordering::Relaxed);
-    let t = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_nanos() as u64)
-        .unwrap_or(0);
-    format!("err-{:08x}-{n}", (t ^ (t >> 29)) as u32)
-}
-
-thread_local! {
-    static IN_TOOL: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
-    static LAST_PANIC: RefCell<Option<String>> = const { RefCell::new(None) };
-}
-
-/// Marks the thread as running tool code while the inner future is polled, so the panic hook
-/// records the location for our log instead of printing its own report.
-struct InToolCall<F> {
-    inner: F,
-}
-
-impl<F: std::future::Future + Unpin> std::future::Future for InToolCall<F> {
-    type Output = F::Output;
-    fn poll(
-        mut self: std::pin::Pin<&mut Self>,
-        cx: &mut std::task::Context<'_>,
-    ) -> std::task::Poll<F::Output> {
-        struct Guard;
-        impl Drop for Guard {
-            fn drop(&mut self) {
-                IN_TOOL.with(|c| c.set(c.get() - 1));
-            }
-        }
-        IN_TOOL.with(|c| c.set(c.get() + 1));
-        let _guard = Guard;
-        std::pin::Pin::new(&mut self.inner).poll(cx)
-    }
-}
-
-fn install_panic_hook() {
-    static ONCE: Once = Once::new();
-    ONCE.call_once(|| {
-        let previous = std::panic::take_hook();
-        std::panic::set_hook(Box::new(move |info| {
-            if IN_TOOL.with(|c| c.get()) > 0 {
-                let location = info
-                    .location()
-                    .map(|l| l.to_string())
-                    .unwrap_or_else(|| "unknown location".into());
-                LAST_PANIC.with(|p| *p.borrow_mut() = Some(location));
-            } else {
-                previous(info);
-            }
-        }));
-    });
 }

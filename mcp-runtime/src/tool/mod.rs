@@ -7,12 +7,14 @@
 //! | [`table`] | [`ToolTable`]: the tools in declaration order, looked up by name |
 //! | [`call`] | the one call path every transport ends in; error hiding and panic capture |
 //! | [`output`] | return types → outputSchema and the call result |
+//! | `panic.rs` | panics contained: in tool bodies and in the handling of every request |
 //! | [`content`] | content blocks and [`CallToolResult`] on the wire |
 //! | [`state`] | [`StateMap`]: server state a tool borrows as `&T` |
 
 pub mod call;
 pub mod content;
 pub mod output;
+pub(crate) mod panic;
 pub mod spec;
 pub mod state;
 pub mod table;
@@ -20,6 +22,6 @@ pub mod table;
 pub use call::UnknownToolPolicy;
 pub use content::{CallToolResult, Content};
 pub use output::{Contents, IntoToolOutput};
-pub use spec::{Annotations, StateReq, Tool, ToolDef, ToolSpec};
+pub use spec::{Annotations, StateReq, Tool, ToolBuildError, ToolDef, ToolSpec};
 pub use state::StateMap;
 pub use table::ToolTable;

@@ -3,16 +3,24 @@
 use std::collections::HashMap;
 use std::sync::{Arc, OnceLock};
 
-use crate::tool::{Tool, ToolSpec};
+use crate::tool::{Tool, ToolBuildError, ToolSpec};
 
-/// An ordered set of tools. Each tool's contract and validator are built once, the first time
-/// the table is asked for its tools (the first `tools/list` or `tools/call`), so that a server
-/// answers `initialize` without waiting for its schemas. Names are known from the start.
+/// The built tools, in the specs' order (`None` where one cannot be served), and why not.
+struct Built {
+    tools: Box<[Option<Tool>]>,
+    problems: Vec<ToolBuildError>,
+}
+
+/// An ordered set of tools. Each tool's contract and validator are built once: by
+/// [`crate::ServerBuilder::build`], which reports every tool that cannot be served, or else the
+/// first time the table is asked for its tools. A tool that cannot be built is left out of the
+/// table (and logged) rather than taking the other tools down with it. Names are known from the
+/// start.
 #[derive(Clone, Default)]
 pub struct ToolTable {
     specs: Arc<[ToolSpec]>,
     index: Arc<HashMap<&'static str, usize>>,
-    built: Arc<OnceLock<Box<[Tool]>>>,
+    built: Arc<OnceLock<Built>>,
 }
 
 impl ToolTable {
@@ -39,23 +47,48 @@ impl ToolTable {
         ToolTable {
             index: Arc::new(index_of(tools.iter().map(Tool::name))),
             specs: tools.iter().map(|t| t.spec).collect(),
-            built: Arc::new(OnceLock::from(tools)),
+            built: Arc::new(OnceLock::from(Built {
+                tools: tools.into_vec().into_iter().map(Some).collect(),
+                problems: Vec::new(),
+            })),
         }
     }
 
-    fn tools(&self) -> &[Tool] {
-        self.built
-            .get_or_init(|| self.specs.iter().copied().map(Tool::build).collect())
+    fn built(&self) -> &Built {
+        self.built.get_or_init(|| {
+            let mut problems = Vec::new();
+            let tools = self
+                .specs
+                .iter()
+                .map(|&spec| {
+                    Tool::try_build(spec)
+                        .map_err(|e| {
+                            tracing::error!("{e}");
+                            problems.push(e);
+                        })
+                        .ok()
+                })
+                .collect();
+            Built { tools, problems }
+        })
+    }
+
+    /// Builds every tool's contract and validator now (once), and returns the tools that cannot
+    /// be served. [`crate::ServerBuilder::build`] calls this and refuses to build on any problem.
+    pub fn check(&self) -> &[ToolBuildError] {
+        &self.built().problems
     }
 
     /// The tool with this name.
     pub fn get(&self, name: &str) -> Option<&Tool> {
-        self.index.get(name).map(|&i| &self.tools()[i])
+        self.index
+            .get(name)
+            .and_then(|&i| self.built().tools[i].as_ref())
     }
 
     /// All tools, in order.
     pub fn iter(&self) -> impl Iterator<Item = &Tool> {
-        self.tools().iter()
+        self.built().tools.iter().flatten()
     }
 
     /// The specs `#[tool]` generated, in order (nothing is built).

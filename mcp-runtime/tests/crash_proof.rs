@@ -1,0 +1,159 @@
+//! No panic and no unservable contract takes a server down: contracts are built when the server
+//! is built (every problem reported, naming the tool), and a panic anywhere in a request's
+//! handling answers that request with an internal error while the server keeps serving.
+
+use std::fmt;
+
+use mcp_runtime::prelude::*;
+use mcp_runtime::{BuildError, Client, ClientError, ToolBuildError};
+use serde_json::json;
+
+/// A name with a Rust-only regex flag, which ECMA-262 (what JSON Schema patterns use) lacks.
+#[derive(Deserialize, JsonSchema)]
+pub struct Shouting {
+    #[schemars(regex(pattern = r"(?i)^[a-z]+$"))]
+    pub word: String,
+}
+
+/// Shout a word.
+#[tool]
+fn shout(spec: Shouting) -> String {
+    spec.word.to_uppercase()
+}
+
+/// Say hi.
+#[tool]
+fn hi() -> String {
+    "hi".into()
+}
+
+/// A type whose schema generation panics.
+pub struct Haunted;
+
+impl JsonSchema for Haunted {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "Haunted".into()
+    }
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        panic!("the schema of Haunted is not ready")
+    }
+}
+
+impl<'de> Deserialize<'de> for Haunted {
+    fn deserialize<D: serde::Deserializer<'de>>(_: D) -> Result<Self, D::Error> {
+        Ok(Haunted)
+    }
+}
+
+/// Takes a haunted value.
+#[tool]
+fn haunted(_h: Haunted) -> String {
+    String::new()
+}
+
+#[test]
+fn an_unservable_pattern_is_a_build_error_naming_the_tool_the_pointer_and_the_keyword() {
+    let err = Server::builder("t", "1")
+        .tools(tools![hi, shout])
+        .build()
+        .expect_err("the pattern cannot be served");
+    let BuildError::Tool(ToolBuildError { tool, problem }) = &err else {
+        panic!("unexpected error: {err:?}");
+    };
+    assert_eq!(tool, "shout");
+    assert!(problem.contains("/properties/spec"), "{problem}");
+    assert!(problem.contains("pattern"), "{problem}");
+    assert!(
+        err.to_string()
+            .starts_with("tool `shout` cannot be served: ")
+    );
+}
+
+#[test]
+fn every_problem_is_reported_at_once() {
+    let err = Server::builder("t", "1")
+        .tools(tools![shout, hi, haunted])
+        .page_size(0)
+        .build()
+        .expect_err("three problems");
+    let BuildError::Several(all) = &err else {
+        panic!("unexpected error: {err:?}");
+    };
+    let tools: Vec<_> = all
+        .iter()
+        .filter_map(|e| match e {
+            BuildError::Tool(t) => Some(t.tool.as_str()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(tools, ["shout", "haunted"]);
+    assert!(
+        all.iter()
+            .any(|e| matches!(e, BuildError::InvalidOption(_)))
+    );
+    let text = err.to_string();
+    assert!(text.starts_with("3 problems:"), "{text}");
+    assert!(
+        text.contains("the schema of Haunted is not ready"),
+        "{text}"
+    );
+}
+
+#[tokio::test]
+async fn a_table_used_without_a_server_serves_the_tools_that_build() {
+    let table = tools![hi, shout];
+    assert_eq!(table.check().len(), 1);
+    assert_eq!(table.iter().map(|t| t.name()).collect::<Vec<_>>(), ["hi"]);
+    assert!(table.get("shout").is_none());
+    assert!(table.get("hi").is_some());
+}
+
+/// An error whose `Display` panics: the tool's failure is reported after its body returned.
+#[derive(Debug)]
+struct Treacherous;
+
+impl fmt::Display for Treacherous {
+    fn fmt(&self, _: &mut fmt::Formatter<'_>) -> fmt::Result {
+        panic!("Display of Treacherous exploded")
+    }
+}
+
+impl std::error::Error for Treacherous {}
+
+/// Fails with a treacherous error.
+#[tool]
+fn betray() -> Result<String, Treacherous> {
+    Err(Treacherous)
+}
+
+#[tokio::test]
+async fn a_panic_outside_the_tool_body_answers_that_request_and_the_server_keeps_serving() {
+    // The hidden error is logged with its full chain, after the body returned: with a subscriber
+    // listening, that is where `Display` runs and panics.
+    let subscriber = tracing_subscriber::fmt()
+        .with_writer(std::io::sink)
+        .finish();
+    let _guard = tracing::subscriber::set_default(subscriber);
+    let server = Server::builder("t", "1")
+        .tools(tools![hi, betray])
+        .build()
+        .unwrap();
+    let client = Client::in_process(&server).await.unwrap();
+    for _ in 0..3 {
+        let err = client
+            .call_tool("betray", json!({}))
+            .await
+            .expect_err("an internal error");
+        let ClientError::Protocol(e) = err else {
+            panic!("unexpected error: {err:?}");
+        };
+        assert_eq!(e.code, -32603);
+        assert_eq!(e.message, "Internal error");
+        let id = e.data.as_ref().and_then(|d| d["errorId"].as_str()).unwrap();
+        assert!(id.starts_with("err-"), "{id}");
+        // The same connection still answers.
+        client.ping().await.unwrap();
+        let ok = client.call_tool("hi", json!({})).await.unwrap();
+        assert_eq!(ok.first_text(), Some("hi"));
+    }
+}
