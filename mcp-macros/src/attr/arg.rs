@@ -1,0 +1,160 @@
+//! `#[arg(...)]` on a parameter: its description, published name, default and value constraints.
+//! A parameter may carry several `#[arg]` attributes; their keys accumulate.
+
+use syn::punctuated::Punctuated;
+use syn::spanned::Spanned;
+use syn::{Expr, LitStr, Meta, Token};
+
+use super::keys::{
+    ARG_KEYS, DEFAULT, DESCRIPTION, EXCLUSIVE_MAX, EXCLUSIVE_MAXIMUM, EXCLUSIVE_MIN,
+    EXCLUSIVE_MINIMUM, MAX, MAX_ITEMS, MAX_LENGTH, MAXIMUM, MIN, MIN_ITEMS, MIN_LENGTH, MINIMUM,
+    ONE_OF, PATTERN, RENAME, path_text, unknown_key,
+};
+use super::slot::{Attr, Num, Sp};
+use super::value::{parse_count, parse_list, parse_lit_str, parse_num, parse_str, value_of};
+use crate::ctxt::Ctxt;
+
+/// The keys of one parameter's `#[arg(...)]` attributes as written.
+pub(crate) struct ArgAttrs {
+    /// The first `#[arg]` attribute, for errors about the attribute as a whole.
+    pub first: Option<syn::Attribute>,
+    pub description: Attr<String>,
+    pub rename: Attr<String>,
+    pub default: Attr<Expr>,
+    pub pattern: Attr<LitStr>,
+    pub min_length: Attr<u64>,
+    pub max_length: Attr<u64>,
+    pub minimum: Attr<Num>,
+    pub maximum: Attr<Num>,
+    pub exclusive_minimum: Attr<Num>,
+    pub exclusive_maximum: Attr<Num>,
+    pub min_items: Attr<u64>,
+    pub max_items: Attr<u64>,
+    pub one_of: Attr<Vec<Expr>>,
+}
+
+impl ArgAttrs {
+    pub(crate) fn new() -> Self {
+        ArgAttrs {
+            first: None,
+            description: Attr::none(DESCRIPTION),
+            rename: Attr::none(RENAME),
+            default: Attr::none(DEFAULT),
+            pattern: Attr::none(PATTERN),
+            min_length: Attr::none(MIN_LENGTH),
+            max_length: Attr::none(MAX_LENGTH),
+            minimum: Attr::none(MINIMUM),
+            maximum: Attr::none(MAXIMUM),
+            exclusive_minimum: Attr::none(EXCLUSIVE_MINIMUM),
+            exclusive_maximum: Attr::none(EXCLUSIVE_MAXIMUM),
+            min_items: Attr::none(MIN_ITEMS),
+            max_items: Attr::none(MAX_ITEMS),
+            one_of: Attr::none(ONE_OF),
+        }
+    }
+
+    /// Reads one `#[arg(...)]` attribute into the slots; several attributes accumulate.
+    pub(crate) fn add(&mut self, cx: &Ctxt, attr: &syn::Attribute) {
+        self.first.get_or_insert_with(|| attr.clone());
+        let metas = match &attr.meta {
+            Meta::List(list) => {
+                match list.parse_args_with(Punctuated::<Meta, Token![,]>::parse_terminated) {
+                    Ok(m) => m,
+                    Err(e) => {
+                        cx.syn_error(e);
+                        return;
+                    }
+                }
+            }
+            other => {
+                cx.error_spanned_by(
+                    other,
+                    "expected `#[arg(key = value, ...)]`, for example `#[arg(min = 1)]`",
+                );
+                return;
+            }
+        };
+        for meta in &metas {
+            let key = meta.path();
+            match path_text(key).as_str() {
+                DESCRIPTION => {
+                    if let Some(v) = parse_str(cx, meta) {
+                        self.description.set(cx, key, v);
+                    }
+                }
+                RENAME => {
+                    if let Some(v) = parse_str(cx, meta) {
+                        self.rename.set(cx, key, v);
+                    }
+                }
+                DEFAULT => {
+                    if let Some(v) = value_of(cx, meta, "default = <expression>") {
+                        let span = v.span();
+                        self.default.set(cx, key, Sp::new(v.clone(), span));
+                    }
+                }
+                PATTERN => {
+                    if let Some(v) = parse_lit_str(cx, meta) {
+                        self.pattern.set(cx, key, v);
+                    }
+                }
+                MIN_LENGTH => {
+                    if let Some(v) = parse_count(cx, meta) {
+                        self.min_length.set(cx, key, v);
+                    }
+                }
+                MAX_LENGTH => {
+                    if let Some(v) = parse_count(cx, meta) {
+                        self.max_length.set(cx, key, v);
+                    }
+                }
+                MIN_ITEMS => {
+                    if let Some(v) = parse_count(cx, meta) {
+                        self.min_items.set(cx, key, v);
+                    }
+                }
+                MAX_ITEMS => {
+                    if let Some(v) = parse_count(cx, meta) {
+                        self.max_items.set(cx, key, v);
+                    }
+                }
+                MINIMUM | MIN => {
+                    if let Some(v) = parse_num(cx, meta) {
+                        self.minimum.set(cx, key, v);
+                    }
+                }
+                MAXIMUM | MAX => {
+                    if let Some(v) = parse_num(cx, meta) {
+                        self.maximum.set(cx, key, v);
+                    }
+                }
+                EXCLUSIVE_MINIMUM | EXCLUSIVE_MIN => {
+                    if let Some(v) = parse_num(cx, meta) {
+                        self.exclusive_minimum.set(cx, key, v);
+                    }
+                }
+                EXCLUSIVE_MAXIMUM | EXCLUSIVE_MAX => {
+                    if let Some(v) = parse_num(cx, meta) {
+                        self.exclusive_maximum.set(cx, key, v);
+                    }
+                }
+                ONE_OF => {
+                    if let Some(v) = parse_list(cx, meta) {
+                        self.one_of.set(cx, key, v);
+                    }
+                }
+                _ => unknown_key(cx, "#[arg]", key, ARG_KEYS),
+            }
+        }
+    }
+
+    /// The slots holding a numeric bound, in the order they are published.
+    pub(crate) fn num_bounds(&self) -> [&Attr<Num>; 4] {
+        [
+            &self.minimum,
+            &self.maximum,
+            &self.exclusive_minimum,
+            &self.exclusive_maximum,
+        ]
+    }
+}

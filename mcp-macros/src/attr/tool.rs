@@ -1,0 +1,100 @@
+//! `#[tool(...)]`: the tool's name, title, description, annotation hints and the runtime's path.
+
+use proc_macro2::TokenStream;
+use syn::punctuated::Punctuated;
+use syn::{Meta, Token};
+
+use super::keys::{
+    CRATE, DESCRIPTION, DESTRUCTIVE, IDEMPOTENT, NAME, OPEN_WORLD, READ_ONLY, TITLE, TOOL_KEYS,
+    path_text, unknown_key,
+};
+use super::slot::Attr;
+use super::value::{parse_bool, parse_crate, parse_str};
+use crate::ctxt::Ctxt;
+
+/// The keys of `#[tool(...)]` as written.
+pub(crate) struct ToolAttrs {
+    pub name: Attr<String>,
+    pub title: Attr<String>,
+    pub description: Attr<String>,
+    pub read_only: Attr<bool>,
+    pub destructive: Attr<bool>,
+    pub idempotent: Attr<bool>,
+    pub open_world: Attr<bool>,
+    pub krate: Attr<TokenStream>,
+}
+
+impl ToolAttrs {
+    pub(crate) fn from_tokens(cx: &Ctxt, tokens: TokenStream) -> Self {
+        let mut attrs = ToolAttrs {
+            name: Attr::none(NAME),
+            title: Attr::none(TITLE),
+            description: Attr::none(DESCRIPTION),
+            read_only: Attr::none(READ_ONLY),
+            destructive: Attr::none(DESTRUCTIVE),
+            idempotent: Attr::none(IDEMPOTENT),
+            open_world: Attr::none(OPEN_WORLD),
+            krate: Attr::none(CRATE),
+        };
+        if tokens.is_empty() {
+            return attrs;
+        }
+        let metas = match syn::parse::Parser::parse2(
+            Punctuated::<Meta, Token![,]>::parse_terminated,
+            tokens,
+        ) {
+            Ok(m) => m,
+            Err(e) => {
+                cx.syn_error(e);
+                return attrs;
+            }
+        };
+        for meta in &metas {
+            let key = meta.path();
+            match path_text(key).as_str() {
+                NAME => {
+                    if let Some(v) = parse_str(cx, meta) {
+                        attrs.name.set(cx, key, v);
+                    }
+                }
+                TITLE => {
+                    if let Some(v) = parse_str(cx, meta) {
+                        attrs.title.set(cx, key, v);
+                    }
+                }
+                DESCRIPTION => {
+                    if let Some(v) = parse_str(cx, meta) {
+                        attrs.description.set(cx, key, v);
+                    }
+                }
+                READ_ONLY => {
+                    if let Some(v) = parse_bool(cx, meta) {
+                        attrs.read_only.set(cx, key, v);
+                    }
+                }
+                DESTRUCTIVE => {
+                    if let Some(v) = parse_bool(cx, meta) {
+                        attrs.destructive.set(cx, key, v);
+                    }
+                }
+                IDEMPOTENT => {
+                    if let Some(v) = parse_bool(cx, meta) {
+                        attrs.idempotent.set(cx, key, v);
+                    }
+                }
+                OPEN_WORLD => {
+                    if let Some(v) = parse_bool(cx, meta) {
+                        attrs.open_world.set(cx, key, v);
+                    }
+                }
+                CRATE => {
+                    if let Some(v) = parse_crate(cx, meta) {
+                        attrs.krate.set(cx, key, v);
+                    }
+                }
+                _ => unknown_key(cx, "#[tool]", key, TOOL_KEYS),
+            }
+        }
+        attrs
+    }
+}

@@ -1,0 +1,207 @@
+//! The literal forms a key's value is read from: a string, a flag or `key = bool`, a count, a
+//! number (maybe negated), a list, a path. Each reports a value of the wrong form at the value.
+
+use proc_macro2::TokenStream;
+use quote::ToTokens;
+use syn::spanned::Spanned;
+use syn::{Expr, ExprLit, Lit, LitStr, Meta, UnOp};
+
+use super::keys::path_text;
+use super::slot::{Num, Sp};
+use crate::ctxt::Ctxt;
+
+/// The value of `key = value`; `form` shows the expected syntax in the error.
+pub(super) fn value_of<'a>(cx: &Ctxt, meta: &'a Meta, form: &str) -> Option<&'a Expr> {
+    match meta {
+        Meta::NameValue(nv) => Some(&nv.value),
+        Meta::Path(p) => {
+            cx.error_spanned_by(p, format!("expected a value: `{form}`"));
+            None
+        }
+        Meta::List(l) => {
+            cx.error_spanned_by(l, format!("expected `{form}`"));
+            None
+        }
+    }
+}
+
+pub(super) fn parse_lit_str(cx: &Ctxt, meta: &Meta) -> Option<Sp<LitStr>> {
+    let key = path_text(meta.path());
+    let form = format!("{key} = \"...\"");
+    match value_of(cx, meta, &form)? {
+        Expr::Lit(ExprLit {
+            lit: Lit::Str(s), ..
+        }) => Some(Sp::new(s.clone(), s.span())),
+        other => {
+            cx.error_spanned_by(other, format!("expected a string literal: `{form}`"));
+            None
+        }
+    }
+}
+
+pub(super) fn parse_str(cx: &Ctxt, meta: &Meta) -> Option<Sp<String>> {
+    parse_lit_str(cx, meta).map(|s| Sp::new(s.value.value(), s.span))
+}
+
+pub(super) fn parse_bool(cx: &Ctxt, meta: &Meta) -> Option<Sp<bool>> {
+    let key = path_text(meta.path());
+    match meta {
+        Meta::Path(p) => Some(Sp::new(true, p.span())),
+        Meta::NameValue(nv) => match &nv.value {
+            Expr::Lit(ExprLit {
+                lit: Lit::Bool(b), ..
+            }) => Some(Sp::new(b.value, b.span())),
+            other => {
+                cx.error_spanned_by(
+                    other,
+                    format!(
+                        "expected `true` or `false`: `{key}`, `{key} = true` or `{key} = false`"
+                    ),
+                );
+                None
+            }
+        },
+        Meta::List(l) => {
+            cx.error_spanned_by(
+                l,
+                format!("expected `{key}`, `{key} = true` or `{key} = false`"),
+            );
+            None
+        }
+    }
+}
+
+pub(super) fn parse_count(cx: &Ctxt, meta: &Meta) -> Option<Sp<u64>> {
+    let key = path_text(meta.path());
+    let form = format!("{key} = 1");
+    let value = value_of(cx, meta, &form)?;
+    let negative = || {
+        cx.error_spanned_by(
+            value,
+            format!("`{key}` cannot be negative: it counts from 0"),
+        );
+    };
+    match value {
+        Expr::Lit(ExprLit {
+            lit: Lit::Int(i), ..
+        }) => match i.base10_parse::<i128>() {
+            Ok(n) if n < 0 => {
+                negative();
+                None
+            }
+            Ok(n) => match u64::try_from(n) {
+                Ok(n) => Some(Sp::new(n, i.span())),
+                Err(_) => {
+                    cx.error_spanned_by(i, format!("`{key}` is out of range for `u64`"));
+                    None
+                }
+            },
+            Err(_) => {
+                cx.error_spanned_by(i, format!("`{key}` is out of range for `u64`"));
+                None
+            }
+        },
+        Expr::Unary(u) if matches!(u.op, UnOp::Neg(_)) => {
+            negative();
+            None
+        }
+        other => {
+            cx.error_spanned_by(
+                other,
+                format!("expected a non-negative integer literal: `{form}`"),
+            );
+            None
+        }
+    }
+}
+
+pub(super) fn parse_num(cx: &Ctxt, meta: &Meta) -> Option<Sp<Num>> {
+    let key = path_text(meta.path());
+    let form = format!("{key} = 0");
+    let value = value_of(cx, meta, &form)?;
+    let expected = || format!("expected a number literal: `{key} = 0` or `{key} = 0.5`");
+    let (negative, lit) = match value {
+        Expr::Lit(ExprLit { lit, .. }) => (false, lit),
+        Expr::Unary(u) if matches!(u.op, UnOp::Neg(_)) => match &*u.expr {
+            Expr::Lit(ExprLit { lit, .. }) => (true, lit),
+            _ => {
+                cx.error_spanned_by(value, expected());
+                return None;
+            }
+        },
+        _ => {
+            cx.error_spanned_by(value, expected());
+            return None;
+        }
+    };
+    let num = match lit {
+        // syn reads a trailing `-1` as one literal and an inner one as negation: accept both.
+        Lit::Int(i) => i
+            .base10_parse::<i128>()
+            .ok()
+            .map(|n| if negative { -n } else { n })
+            .and_then(|n| {
+                i64::try_from(n)
+                    .map(Num::Int)
+                    .or_else(|_| u64::try_from(n).map(Num::UInt))
+                    .ok()
+            }),
+        Lit::Float(f) => f
+            .base10_parse::<f64>()
+            .ok()
+            .filter(|x| x.is_finite())
+            .map(|x| Num::Float(if negative { -x } else { x })),
+        _ => {
+            cx.error_spanned_by(value, expected());
+            return None;
+        }
+    };
+    match num {
+        Some(n) => Some(Sp::spanned(n, value)),
+        None => {
+            cx.error_spanned_by(
+                value,
+                format!("`{key}` is out of range: integer bounds must fit in `i64` or `u64`"),
+            );
+            None
+        }
+    }
+}
+
+pub(super) fn parse_list(cx: &Ctxt, meta: &Meta) -> Option<Sp<Vec<Expr>>> {
+    let key = path_text(meta.path());
+    let form = format!("{key} = [\"a\", \"b\"]");
+    match value_of(cx, meta, &form)? {
+        Expr::Array(a) => {
+            if a.elems.is_empty() {
+                cx.error_spanned_by(a, format!("`{key}` needs at least one value: `{form}`"));
+                return None;
+            }
+            Some(Sp::new(a.elems.iter().cloned().collect(), a.span()))
+        }
+        other => {
+            cx.error_spanned_by(other, format!("expected a list of values: `{form}`"));
+            None
+        }
+    }
+}
+
+pub(super) fn parse_crate(cx: &Ctxt, meta: &Meta) -> Option<Sp<TokenStream>> {
+    let value = value_of(cx, meta, "crate = path::to::mcp_runtime")?;
+    match value {
+        Expr::Path(p) if p.qself.is_none() => Some(Sp::new(p.path.to_token_stream(), p.span())),
+        Expr::Lit(ExprLit {
+            lit: Lit::Str(s), ..
+        }) => match s.parse::<syn::Path>() {
+            Ok(p) => Some(Sp::new(p.to_token_stream(), s.span())),
+            Err(_) => {
+                cx.error_spanned_by(s, "expected a path: `crate = path::to::mcp_runtime`");
+                None
+            }
+        },
+        other => {
+            cx.error_spanned_by(other, "expected a path: `crate = path::to::mcp_runtime`");
+            None
+        }
+    }
+}

@@ -1,0 +1,19 @@
+//! The annotation hints a client reads: no pair of them that contradicts itself.
+
+use crate::ctxt::Ctxt;
+use crate::model::ToolFn;
+
+/// `readOnlyHint: true` says the tool changes nothing, `destructiveHint: true` that it may destroy
+/// data; a client cannot honour both.
+pub(super) fn check_hints(cx: &Ctxt, tool: &ToolFn) {
+    let (Some(ro), Some(de)) = (tool.attrs.read_only.get(), tool.attrs.destructive.get()) else {
+        return;
+    };
+    if ro.value && de.value {
+        let key = tool.attrs.destructive.key_span().unwrap_or(de.span);
+        cx.error_at(
+            key,
+            "a tool cannot be both `read_only` and `destructive`: a read-only tool changes nothing, so it destroys nothing; remove one",
+        );
+    }
+}

@@ -1,0 +1,57 @@
+//! Rules that span several keys or the whole signature. Each check reports into the `Ctxt` and
+//! never stops the others, so one build shows every broken rule.
+//!
+//! - `signature`: a tool is a plain function: not `const`, `unsafe`, `extern`, variadic or generic.
+//! - `names`: the tool name MCP allows, `rename` values, one published name per argument.
+//! - `text`: descriptions and titles, present where required and never blank.
+//! - `hints`: annotation hints that do not contradict each other.
+//! - `bounds`: numeric, length and item-count bounds that leave some value valid.
+//! - `pattern`: `pattern` is a portable ECMA-262 regular expression.
+//! - `values`: `one_of` lists each value once; a literal `default` meets the argument's constraints.
+//! - `literal`: values written as literals, as `values` reads them.
+
+mod bounds;
+mod hints;
+mod literal;
+mod names;
+mod pattern;
+mod signature;
+mod text;
+mod values;
+
+use bounds::{check_count_bounds, check_num_bounds};
+use hints::check_hints;
+use names::{check_name, check_rename, check_unique_arg_names};
+use pattern::check_pattern;
+use signature::check_signature;
+use text::{check_arg_description, check_description, check_title};
+use values::{check_default_literal, check_one_of_unique};
+
+use crate::ctxt::Ctxt;
+use crate::model::ToolFn;
+
+/// Every rule: the tool's own, then each argument's, then across arguments. Errors are reported
+/// in this order.
+pub(crate) fn check(cx: &Ctxt, tool: &ToolFn) {
+    check_signature(cx, &tool.original.sig);
+    check_name(cx, tool);
+    check_description(cx, tool);
+    check_hints(cx, tool);
+    check_title(cx, tool);
+    for arg in tool.args() {
+        check_rename(cx, arg);
+        check_num_bounds(cx, arg);
+        check_count_bounds(
+            cx,
+            &arg.attrs.min_length,
+            &arg.attrs.max_length,
+            "characters",
+        );
+        check_count_bounds(cx, &arg.attrs.min_items, &arg.attrs.max_items, "items");
+        check_pattern(cx, arg);
+        check_arg_description(cx, arg);
+        check_one_of_unique(cx, arg);
+        check_default_literal(cx, arg);
+    }
+    check_unique_arg_names(cx, tool);
+}
