@@ -1,6 +1,8 @@
 //! `$ref`: JSON Pointer fragments resolved inside the schema being compiled, each target compiled
 //! once, and cycles that never descend into the value refused.
 
+use percent_encoding::percent_decode_str;
+
 use super::Validator;
 use super::compile::Compiler;
 use super::node::{Node, NodeId};
@@ -14,8 +16,10 @@ impl Compiler<'_> {
                 "{at}: `$ref` {reference:?} does not point inside this schema"
             ));
         };
-        let pointer = percent_decode(fragment)?;
-        if let Some(&id) = self.refs.get(&pointer) {
+        let pointer = percent_decode_str(fragment)
+            .decode_utf8()
+            .map_err(|_| format!("bad percent-encoding in `$ref` {fragment:?}"))?;
+        if let Some(&id) = self.refs.get(&*pointer) {
             return Ok(id);
         }
         if !pointer.starts_with('/') {
@@ -29,31 +33,11 @@ impl Compiler<'_> {
             .ok_or_else(|| format!("{at}: `$ref` {reference:?} does not resolve"))?;
         // Reserve the slot first: the target may refer back to itself.
         let id = self.push(Node::Any);
-        self.refs.insert(pointer, id);
+        self.refs.insert(pointer.into_owned(), id);
         let node = self.compile(target, &format!("#{fragment}"))?;
         self.nodes[id as usize] = node;
         Ok(id)
     }
-}
-
-fn percent_decode(s: &str) -> Result<String, String> {
-    let bytes = s.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        if bytes[i] == b'%' {
-            let hex = s
-                .get(i + 1..i + 3)
-                .and_then(|h| u8::from_str_radix(h, 16).ok())
-                .ok_or_else(|| format!("bad percent-encoding in `$ref` {s:?}"))?;
-            out.push(hex);
-            i += 3;
-        } else {
-            out.push(bytes[i]);
-            i += 1;
-        }
-    }
-    String::from_utf8(out).map_err(|_| format!("bad percent-encoding in `$ref` {s:?}"))
 }
 
 impl Validator {
@@ -174,5 +158,8 @@ mod tests {
         // Bytes that are not UTF-8 are refused with the fragment they came from.
         let err = Validator::compile(&json!({"$ref": "#/$defs/%FF"})).unwrap_err();
         assert_eq!(err, r#"bad percent-encoding in `$ref` "/$defs/%FF""#);
+        // A `%` not followed by two hex digits is kept as written, not refused.
+        let v = Validator::compile(&json!({"$ref": "#/$defs/a%zz", "$defs": {"a%zz": false}}));
+        assert_eq!(v.unwrap().validate(&mut json!(1)).len(), 1);
     }
 }
