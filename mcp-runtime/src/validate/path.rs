@@ -1,0 +1,119 @@
+//! Where the walk is in the arguments, and its JSON Pointer (RFC 6901) for a violation.
+
+use std::fmt::Write as _;
+
+/// Where the value under check is: a linked list on the stack, turned into a JSON Pointer only
+/// when a violation is reported.
+#[derive(Clone, Copy)]
+pub(super) struct Path<'a> {
+    parent: Option<&'a Path<'a>>,
+    seg: Seg<'a>,
+    pub(super) depth: usize,
+}
+
+#[derive(Clone, Copy)]
+enum Seg<'a> {
+    Root,
+    Key(&'a str),
+    Index(usize),
+}
+
+impl<'a> Path<'a> {
+    pub(super) const ROOT: Path<'static> = Path {
+        parent: None,
+        seg: Seg::Root,
+        depth: 0,
+    };
+
+    #[inline]
+    pub(super) fn key(&'a self, key: &'a str) -> Path<'a> {
+        Path {
+            parent: Some(self),
+            seg: Seg::Key(key),
+            depth: self.depth + 1,
+        }
+    }
+
+    #[inline]
+    pub(super) fn index(&'a self, i: usize) -> Path<'a> {
+        Path {
+            parent: Some(self),
+            seg: Seg::Index(i),
+            depth: self.depth + 1,
+        }
+    }
+
+    /// "argument" for the keys of the arguments object itself, "property" below it.
+    #[inline]
+    pub(super) fn noun(&self) -> &'static str {
+        if self.depth == 0 {
+            "argument"
+        } else {
+            "property"
+        }
+    }
+
+    /// RFC 6901: `~` is written `~0` and `/` is written `~1`.
+    pub(super) fn pointer(&self) -> String {
+        let mut segs = Vec::with_capacity(self.depth);
+        let mut at = Some(self);
+        while let Some(p) = at {
+            segs.push(p.seg);
+            at = p.parent;
+        }
+        let mut out = String::new();
+        for seg in segs.iter().rev() {
+            match seg {
+                Seg::Root => {}
+                Seg::Index(i) => {
+                    let _ = write!(out, "/{i}");
+                }
+                Seg::Key(k) => {
+                    out.push('/');
+                    for c in k.chars() {
+                        match c {
+                            '~' => out.push_str("~0"),
+                            '/' => out.push_str("~1"),
+                            c => out.push(c),
+                        }
+                    }
+                }
+            }
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::validate::tests::run;
+    use serde_json::json;
+
+    #[test]
+    fn pointer_and_noun() {
+        let root = Path::ROOT;
+        assert_eq!(root.pointer(), "");
+        assert_eq!(root.noun(), "argument");
+        let key = root.key("a~/b");
+        let item = key.index(3);
+        assert_eq!(item.pointer(), "/a~0~1b/3");
+        assert_eq!(key.noun(), "property");
+        assert_eq!(item.depth, 2);
+    }
+
+    #[test]
+    fn json_pointer_escaping() {
+        let schema = json!({"additionalProperties": {"type": "integer"}});
+        let got = run(schema, json!({"a/b": "x", "m~n": "y", "": "z", "é ü": "w"}));
+        assert_eq!(
+            got,
+            [
+                "/a~1b: must be an integer (got string)",
+                "/m~0n: must be an integer (got string)",
+                "/: must be an integer (got string)",
+                "/é ü: must be an integer (got string)"
+            ]
+        );
+    }
+}

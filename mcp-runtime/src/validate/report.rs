@@ -1,0 +1,295 @@
+//! Violations rendered for the model that made the call: the message of each rule, received values
+//! quoted and cut short, and the `fail!` macro the walk reports through.
+
+use std::fmt::Write as _;
+
+use serde_json::{Number, Value};
+
+use super::path::Path;
+use super::{MAX_DEPTH, Violation};
+
+/// Strings longer than this many characters are cut (with `…`) when quoted in a message.
+const QUOTE_LIMIT: usize = 40;
+
+/// A violation before it is rendered. Keeping the text out of the recursive functions keeps
+/// their stack frames small, which is what lets [`MAX_DEPTH`] levels fit on a worker's stack.
+pub(super) enum Msg<'a> {
+    Text(&'static str),
+    Depth,
+    Type(&'a str, &'a Value),
+    /// A prefix such as `must be one of "a", "b"`, and the value received.
+    Choices(&'a str, &'a Value),
+    Bound(&'static str, &'a str, &'a Number),
+    MultipleOf(&'a str, &'a Number),
+    MinLength(u64, u64),
+    MaxLength(u64, u64),
+    Pattern(&'a str),
+    MinItems(u64, u64),
+    MaxItems(u64, u64),
+    MinContains(u64, u64),
+    MaxContains(u64, u64),
+    Missing(&'static str, &'a str),
+    Dependent(&'static str, &'a str, &'a str),
+    Unknown(&'static str, &'a str, &'a str),
+    MinProperties(u64, u64),
+    MaxProperties(u64, u64),
+    OneOf(usize),
+}
+
+#[cold]
+#[inline(never)]
+pub(super) fn report(out: &mut Vec<Violation>, path: &Path<'_>, msg: Msg<'_>) {
+    let message = match msg {
+        Msg::Text(t) => t.to_owned(),
+        Msg::Depth => format!("nesting deeper than {MAX_DEPTH} levels"),
+        Msg::Type(expected, v) => match v {
+            Value::Number(_) if expected.contains("integer") => format!("{expected}{}", got(v)),
+            other => format!("{expected} (got {})", kind(other)),
+        },
+        Msg::Choices(prefix, v) => format!("{prefix}{}", got(v)),
+        Msg::Bound(op, bound, n) => format!("must be {op} {bound} (got {n})"),
+        Msg::MultipleOf(m, n) => format!("must be a multiple of {m} (got {n})"),
+        Msg::MinLength(min, n) => format!(
+            "must be at least {} (got {n})",
+            plural(min, "character", "characters")
+        ),
+        Msg::MaxLength(max, n) => format!(
+            "must be at most {} (got {n})",
+            plural(max, "character", "characters")
+        ),
+        Msg::Pattern(p) => format!("must match the pattern {p}"),
+        Msg::MinItems(min, n) => {
+            format!(
+                "must have at least {} (got {n})",
+                plural(min, "item", "items")
+            )
+        }
+        Msg::MaxItems(max, n) => {
+            format!(
+                "must have at most {} (got {n})",
+                plural(max, "item", "items")
+            )
+        }
+        Msg::MinContains(min, n) => format!(
+            "must contain at least {} matching the required shape (got {n})",
+            plural(min, "item", "items")
+        ),
+        Msg::MaxContains(max, n) => format!(
+            "must contain at most {} matching the required shape (got {n})",
+            plural(max, "item", "items")
+        ),
+        Msg::Missing(noun, name) => {
+            let mut m = format!("missing required {noun} ");
+            quote_str(&mut m, name);
+            m
+        }
+        Msg::Dependent(noun, need, name) => {
+            let mut m = format!("missing {noun} ");
+            quote_str(&mut m, need);
+            m.push_str(", required when ");
+            quote_str(&mut m, name);
+            m.push_str(" is present");
+            m
+        }
+        Msg::Unknown(noun, name, allowed) => {
+            let mut m = format!("unknown {noun} ");
+            quote_str(&mut m, name);
+            let _ = write!(m, " (allowed: {allowed})");
+            m
+        }
+        Msg::MinProperties(min, n) => format!(
+            "must have at least {} (got {n})",
+            plural(min, "property", "properties")
+        ),
+        Msg::MaxProperties(max, n) => format!(
+            "must have at most {} (got {n})",
+            plural(max, "property", "properties")
+        ),
+        Msg::OneOf(0) => "must match exactly one of the allowed shapes (matched none)".into(),
+        Msg::OneOf(_) => {
+            "must match exactly one of the allowed shapes (matched more than one)".into()
+        }
+    };
+    out.push(Violation {
+        path: path.pointer(),
+        message,
+    });
+}
+
+/// Re-reports the violations of a property name as violations of its object.
+#[cold]
+#[inline(never)]
+pub(super) fn report_name(
+    out: &mut Vec<Violation>,
+    path: &Path<'_>,
+    key: &str,
+    inner: Vec<Violation>,
+) {
+    for v in inner {
+        let mut m = format!("{} name ", path.noun());
+        quote_str(&mut m, key);
+        let _ = write!(m, ": {}", v.message);
+        out.push(Violation {
+            path: path.pointer(),
+            message: m,
+        });
+    }
+}
+
+/// Where violations go: collected, or (when probing an `anyOf` branch) the first one ends the check.
+pub(super) type Out<'o> = Option<&'o mut Vec<Violation>>;
+
+/// Records a violation, or returns `false` when only probing.
+macro_rules! fail {
+    ($out:expr, $ok:ident, $path:expr, $msg:expr) => {{
+        $ok = false;
+        match $out.as_deref_mut() {
+            Some(out) => $crate::validate::report::report(out, $path, $msg),
+            None => return false,
+        }
+    }};
+}
+
+pub(super) use fail;
+
+/// `must be "a"`, `must be one of "a", "b"`: the prefix of the `enum` and `const` messages.
+pub(super) fn choices_message<'a>(values: impl IntoIterator<Item = &'a Value>) -> String {
+    let values: Vec<&Value> = values.into_iter().collect();
+    let mut m = String::from("must be ");
+    if values.len() != 1 {
+        m.push_str("one of ");
+    }
+    for (i, v) in values.iter().enumerate() {
+        if i > 0 {
+            m.push_str(", ");
+        }
+        quote_into(&mut m, v);
+    }
+    m
+}
+
+/// The JSON type of a value, as `got …` names it.
+fn kind(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "boolean",
+        Value::Number(_) => "number",
+        Value::String(_) => "string",
+        Value::Array(_) => "array",
+        Value::Object(_) => "object",
+    }
+}
+
+/// Appends a short rendering of a value: JSON text, cut after [`QUOTE_LIMIT`] characters.
+fn quote_into(out: &mut String, v: &Value) {
+    match v {
+        Value::String(s) => quote_str(out, s),
+        Value::Array(_) | Value::Object(_) => {
+            let mut w = Limited {
+                text: String::new(),
+                full: false,
+            };
+            // Stops serializing once the limit is reached, however large the value.
+            let _ = serde_json::to_writer(&mut w, v);
+            out.push_str(&w.text);
+            if w.full {
+                out.push('…');
+            }
+        }
+        other => {
+            let _ = write!(out, "{other}");
+        }
+    }
+}
+
+fn quote_str(out: &mut String, s: &str) {
+    let cut = s.char_indices().nth(QUOTE_LIMIT).map(|(i, _)| i);
+    let shown = &s[..cut.unwrap_or(s.len())];
+    let quoted = Value::String(shown.to_owned()).to_string();
+    match cut {
+        None => out.push_str(&quoted),
+        Some(_) => {
+            out.push_str(&quoted[..quoted.len() - 1]);
+            out.push_str("…\"");
+        }
+    }
+}
+
+struct Limited {
+    text: String,
+    full: bool,
+}
+
+impl std::io::Write for Limited {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        let room = QUOTE_LIMIT.saturating_sub(self.text.chars().count());
+        let chunk = String::from_utf8_lossy(buf);
+        let taken: String = chunk.chars().take(room).collect();
+        if taken.len() < chunk.len() {
+            self.text.push_str(&taken);
+            self.full = true;
+            return Err(std::io::Error::other("limit reached"));
+        }
+        self.text.push_str(&chunk);
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+fn got(v: &Value) -> String {
+    let mut s = String::from(" (got ");
+    quote_into(&mut s, v);
+    s.push(')');
+    s
+}
+
+fn plural(n: u64, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::validate::tests::{prop, run};
+    use serde_json::json;
+
+    #[test]
+    fn choices_and_plurals() {
+        assert_eq!(choices_message([&json!("a")]), r#"must be "a""#);
+        assert_eq!(
+            choices_message(&[json!(1), json!(null), json!({"k": [true]})]),
+            r#"must be one of 1, null, {"k":[true]}"#
+        );
+        assert_eq!(plural(1, "item", "items"), "1 item");
+        assert_eq!(plural(0, "item", "items"), "0 items");
+        assert_eq!(kind(&json!(1.5)), "number");
+    }
+
+    #[test]
+    fn long_values_are_cut_in_messages() {
+        let long = "x".repeat(500);
+        let got = run(prop(json!({"enum": ["a"]})), json!({"x": long}));
+        let expected = format!(r#"/x: must be "a" (got "{}…")"#, "x".repeat(40));
+        assert_eq!(got, [expected]);
+        let got = run(prop(json!({"type": "string"})), json!({"x": 1}));
+        assert_eq!(got, ["/x: must be a string (got number)"]);
+        let big: Vec<u32> = (0..10_000).collect();
+        let got = run(prop(json!({"const": 1})), json!({"x": big}));
+        assert_eq!(
+            got,
+            [r#"/x: must be 1 (got [0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,1…)"#]
+        );
+        let mut key = "k".repeat(100);
+        key.push('"');
+        let got = run(json!({"additionalProperties": false}), json!({ key: 1 }));
+        assert_eq!(
+            got,
+            [format!(
+                r#"/: unknown argument "{}…" (allowed: )"#,
+                "k".repeat(40)
+            )]
+        );
+    }
+}
