@@ -157,3 +157,100 @@ async fn a_panic_outside_the_tool_body_answers_that_request_and_the_server_keeps
         assert_eq!(ok.first_text(), Some("hi"));
     }
 }
+
+/// Sends raw lines to a server over an in-memory pipe (the stdio transport's framing) and returns
+/// the lines it answers, in order.
+async fn exchange(server: &Server, lines: &[&str]) -> Vec<serde_json::Value> {
+    use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
+    let (reader, mut writer) = mcp_runtime::client::in_process::pipe(server);
+    for line in lines {
+        writer.write_all(line.as_bytes()).await.unwrap();
+        writer.write_all(b"\n").await.unwrap();
+    }
+    writer.shutdown().await.unwrap();
+    drop(writer);
+    let mut out = Vec::new();
+    let mut reader = BufReader::new(reader).lines();
+    while let Some(line) = reader.next_line().await.unwrap() {
+        out.push(serde_json::from_str(&line).unwrap_or(serde_json::Value::String(line)));
+    }
+    out
+}
+
+const INIT: &str = r#"{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}"#;
+
+#[tokio::test]
+async fn a_message_is_an_object_and_ids_round_trip_exactly() {
+    let server = Server::builder("t", "1").tools(tools![hi]).build().unwrap();
+    let answers = exchange(
+        &server,
+        &[
+            INIT,
+            r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#,
+            // The sequence form of the envelope is not a message.
+            r#"["2.0", 5, "tools/call", {"name": "hi", "arguments": {}}]"#,
+            // An integer id beyond 64 bits comes back digit for digit.
+            r#"{"jsonrpc":"2.0","id":18446744073709551617,"method":"ping"}"#,
+            r#"{"jsonrpc":"2.0","id":-92233720368547758090,"method":"ping"}"#,
+            // MCP ids are strings or integers.
+            r#"{"jsonrpc":"2.0","id":1.5,"method":"ping"}"#,
+            r#"{"jsonrpc":"2.0","id":{"a":1},"method":"ping"}"#,
+            r#"{"jsonrpc":"2.0","id":"s-1","method":"ping"}"#,
+        ],
+    )
+    .await;
+    // Rejections are written as soon as they are read; answers when they are ready.
+    assert_eq!(answers.len(), 7, "{answers:#?}");
+    let rejected: Vec<&str> = answers
+        .iter()
+        .filter(|a| a["error"]["code"] == -32600 && a["id"].is_null())
+        .filter_map(|a| a["error"]["message"].as_str())
+        .collect();
+    assert_eq!(
+        rejected,
+        [
+            "Invalid Request: JSON-RPC batches are not supported (removed in 2025-06-18)",
+            "Invalid Request: `id` must be a string or an integer",
+            "Invalid Request: `id` must be a string or an integer",
+        ]
+    );
+    assert!(answers.iter().any(|a| a["id"] == "s-1" && a["result"] == json!({})));
+    // No tool ran for the array: nothing but pings and the handshake were answered.
+    assert_eq!(answers.iter().filter(|a| a.get("result").is_some()).count(), 4);
+    // The exact digits, read from the text (serde_json's Value would round them).
+    let big = exchange_text(
+        &server,
+        r#"{"jsonrpc":"2.0","id":18446744073709551617,"method":"ping"}"#,
+    )
+    .await;
+    assert!(big.contains(r#""id":18446744073709551617"#), "{big}");
+    let negative = exchange_text(
+        &server,
+        r#"{"jsonrpc":"2.0","id":-92233720368547758090,"method":"ping"}"#,
+    )
+    .await;
+    assert!(
+        negative.contains(r#""id":-92233720368547758090"#),
+        "{negative}"
+    );
+}
+
+/// The raw text of the answer to one line sent after the handshake.
+async fn exchange_text(server: &Server, line: &str) -> String {
+    use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
+    let (reader, mut writer) = mcp_runtime::client::in_process::pipe(server);
+    let notified = r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#;
+    writer
+        .write_all(format!("{INIT}\n{notified}\n{line}\n").as_bytes())
+        .await
+        .unwrap();
+    writer.shutdown().await.unwrap();
+    drop(writer);
+    let mut lines = BufReader::new(reader).lines();
+    lines
+        .next_line()
+        .await
+        .unwrap()
+        .expect("the initialize answer");
+    lines.next_line().await.unwrap().expect("an answer")
+}

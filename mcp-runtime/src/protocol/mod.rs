@@ -9,6 +9,7 @@
 pub mod handshake;
 pub mod stateless;
 
+use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 
 use crate::error::ProtocolError;
@@ -34,26 +35,46 @@ pub fn supported_versions() -> Vec<&'static str> {
 /// A JSON-RPC request id: a string or a number (MCP forbids `null`).
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum RequestId {
-    /// A numeric id, kept as written.
+    /// An integer id within 64 bits.
     Number(serde_json::Number),
+    /// An integer id beyond 64 bits, kept as its decimal text so that the answer carries it
+    /// exactly (JSON-RPC: the response's id is the request's).
+    BigInteger(Box<str>),
     /// A string id.
     String(String),
 }
 
 impl RequestId {
-    /// Reads an id; `None` for any other JSON type.
+    /// Reads an id: a string or an integer (MCP: "a string or integer ID"); `None` for any
+    /// other JSON value, a number with a fraction included.
     pub fn from_json(v: &Value) -> Option<Self> {
         match v {
-            Value::Number(n) => Some(RequestId::Number(n.clone())),
+            Value::Number(n) if !n.is_f64() => Some(RequestId::Number(n.clone())),
             Value::String(s) => Some(RequestId::String(s.clone())),
             _ => None,
         }
     }
 
-    /// The id as JSON.
+    /// Reads an id from its JSON text, so that an integer of any size keeps every digit.
+    pub fn from_raw(raw: &RawValue) -> Option<Self> {
+        let text = raw.get();
+        let digits = text.strip_prefix('-').unwrap_or(text);
+        if !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) {
+            return Some(match serde_json::from_str::<serde_json::Number>(text) {
+                Ok(n) if !n.is_f64() => RequestId::Number(n),
+                _ => RequestId::BigInteger(text.into()),
+            });
+        }
+        RequestId::from_json(&serde_json::from_str(text).ok()?)
+    }
+
+    /// The id as JSON. A [`RequestId::BigInteger`] has no exact `Value` (serde_json keeps 64-bit
+    /// integers): it comes out as the nearest float; writers that serialize the typed reply
+    /// (stdio, HTTP) send its exact digits.
     pub fn to_json(&self) -> Value {
         match self {
             RequestId::Number(n) => Value::Number(n.clone()),
+            RequestId::BigInteger(text) => serde_json::from_str(text).unwrap_or(Value::Null),
             RequestId::String(s) => Value::String(s.clone()),
         }
     }
@@ -127,10 +148,16 @@ impl Incoming {
         // The common case, an object with well-typed members, is read straight into its fields:
         // no map is built for the envelope. Anything else (invalid JSON, a batch, a member of
         // the wrong type, a key given twice) takes the general path, which words the error.
-        if let Ok(wire) = serde_json::from_slice::<Wire>(line) {
+        // serde's derived `Deserialize` also reads a struct from a JSON array; a message is an
+        // object, so only an object may take this path.
+        let object = line.iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'{');
+        if let Some(wire) = object
+            .then(|| serde_json::from_slice::<Wire>(line).ok())
+            .flatten()
+        {
             return Fields {
                 jsonrpc_ok: wire.jsonrpc.as_deref() == Some("2.0"),
-                id: wire.id,
+                id: wire.id.map(IdField::Raw),
                 method: wire.method,
                 params: wire.params,
                 result: wire.result,
@@ -166,7 +193,7 @@ impl Incoming {
         };
         Fields {
             jsonrpc_ok: obj.get("jsonrpc").and_then(Value::as_str) == Some("2.0"),
-            id: obj.remove("id"),
+            id: obj.remove("id").map(IdField::Value),
             method: obj.remove("method"),
             params: obj.remove("params"),
             result: obj.remove("result"),
@@ -187,30 +214,38 @@ impl Rejected {
 
 /// The members of a message object that tell what it is. `Some(Value::Null)` is a member given
 /// as `null`, which is not the same as an absent one.
-struct Fields {
+struct Fields<'a> {
     jsonrpc_ok: bool,
-    id: Option<Value>,
+    id: Option<IdField<'a>>,
     method: Option<Value>,
     params: Option<Value>,
     result: Option<Value>,
     error: Option<Value>,
 }
 
-impl Fields {
+/// The `id` member as given: parsed already, or its JSON text (which keeps big integers exact).
+enum IdField<'a> {
+    Value(Value),
+    Raw(&'a RawValue),
+}
+
+impl Fields<'_> {
     fn classify(self) -> Result<Incoming, Box<Rejected>> {
         let id = match &self.id {
             None => None,
-            Some(v) => match RequestId::from_json(v) {
-                Some(id) => Some(id),
-                None => {
-                    return Err(Rejected::invalid(
-                        Value::Null,
-                        "Invalid Request: `id` must be a string or a number",
-                    ));
-                }
-            },
+            Some(field) => match field {
+                IdField::Value(v) => RequestId::from_json(v),
+                IdField::Raw(raw) => RequestId::from_raw(raw),
+            }
+            .map(Some)
+            .ok_or_else(|| {
+                Rejected::invalid(
+                    Value::Null,
+                    "Invalid Request: `id` must be a string or an integer",
+                )
+            })?,
         };
-        let id_json = self.id.unwrap_or(Value::Null);
+        let id_json = id.as_ref().map_or(Value::Null, RequestId::to_json);
         if !self.jsonrpc_ok {
             return Err(Rejected::invalid(
                 id_json,
@@ -266,8 +301,8 @@ impl Fields {
 struct Wire<'a> {
     #[serde(default, borrow)]
     jsonrpc: Option<std::borrow::Cow<'a, str>>,
-    #[serde(default, deserialize_with = "present")]
-    id: Option<Value>,
+    #[serde(default, borrow, deserialize_with = "present_raw")]
+    id: Option<&'a RawValue>,
     #[serde(default, deserialize_with = "present")]
     method: Option<Value>,
     #[serde(default, deserialize_with = "present")]
@@ -280,6 +315,13 @@ struct Wire<'a> {
 
 /// A member that is present, even as `null` (`Option`'s own impl would read `null` as absent).
 fn present<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<Value>, D::Error> {
+    serde::Deserialize::deserialize(d).map(Some)
+}
+
+/// A member that is present, as its JSON text (`null` included).
+fn present_raw<'de: 'a, 'a, D: serde::Deserializer<'de>>(
+    d: D,
+) -> Result<Option<&'a RawValue>, D::Error> {
     serde::Deserialize::deserialize(d).map(Some)
 }
 
@@ -332,6 +374,9 @@ impl serde::Serialize for RequestId {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         match self {
             RequestId::Number(n) => n.serialize(serializer),
+            RequestId::BigInteger(text) => RawValue::from_string(text.to_string())
+                .map_err(serde::ser::Error::custom)?
+                .serialize(serializer),
             RequestId::String(s) => serializer.serialize_str(s),
         }
     }
