@@ -214,9 +214,16 @@ async fn a_message_is_an_object_and_ids_round_trip_exactly() {
             "Invalid Request: `id` must be a string or an integer",
         ]
     );
-    assert!(answers.iter().any(|a| a["id"] == "s-1" && a["result"] == json!({})));
+    assert!(
+        answers
+            .iter()
+            .any(|a| a["id"] == "s-1" && a["result"] == json!({}))
+    );
     // No tool ran for the array: nothing but pings and the handshake were answered.
-    assert_eq!(answers.iter().filter(|a| a.get("result").is_some()).count(), 4);
+    assert_eq!(
+        answers.iter().filter(|a| a.get("result").is_some()).count(),
+        4
+    );
     // The exact digits, read from the text (serde_json's Value would round them).
     let big = exchange_text(
         &server,

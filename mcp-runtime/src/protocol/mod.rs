@@ -5,11 +5,17 @@
 //! a malformed line gets. The era-specific pieces live in [`handshake`] (2025-03-26 to
 //! 2025-11-25: `initialize` first, then plain requests) and [`stateless`] (2026-07-28: every
 //! request carries its own `_meta` envelope).
+//!
+//! | file | what it holds |
+//! |---|---|
+//! | `message.rs` | one incoming message: ids, requests, notifications, responses, rejections |
+//! | this file | versions, the envelopes this side writes, log levels, identities, capabilities |
+//! | [`handshake`] | `initialize` and version negotiation (2025 eras) |
+//! | [`stateless`] | the per-request `_meta` envelope, `server/discover` (2026-07-28) |
 
 pub mod handshake;
 pub mod stateless;
 
-use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 
 use crate::error::ProtocolError;
@@ -32,314 +38,11 @@ pub fn supported_versions() -> Vec<&'static str> {
         .collect()
 }
 
-/// A JSON-RPC request id: a string or a number (MCP forbids `null`).
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
-pub enum RequestId {
-    /// An integer id within 64 bits.
-    Number(serde_json::Number),
-    /// An integer id beyond 64 bits, kept as its decimal text so that the answer carries it
-    /// exactly (JSON-RPC: the response's id is the request's).
-    BigInteger(Box<str>),
-    /// A string id.
-    String(String),
-}
+mod message;
 
-impl RequestId {
-    /// Reads an id: a string or an integer (MCP: "a string or integer ID"); `None` for any
-    /// other JSON value, a number with a fraction included.
-    pub fn from_json(v: &Value) -> Option<Self> {
-        match v {
-            Value::Number(n) if !n.is_f64() => Some(RequestId::Number(n.clone())),
-            Value::String(s) => Some(RequestId::String(s.clone())),
-            _ => None,
-        }
-    }
-
-    /// Reads an id from its JSON text, so that an integer of any size keeps every digit.
-    pub fn from_raw(raw: &RawValue) -> Option<Self> {
-        let text = raw.get();
-        let digits = text.strip_prefix('-').unwrap_or(text);
-        if !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) {
-            return Some(match serde_json::from_str::<serde_json::Number>(text) {
-                Ok(n) if !n.is_f64() => RequestId::Number(n),
-                _ => RequestId::BigInteger(text.into()),
-            });
-        }
-        RequestId::from_json(&serde_json::from_str(text).ok()?)
-    }
-
-    /// The id as JSON. A [`RequestId::BigInteger`] has no exact `Value` (serde_json keeps 64-bit
-    /// integers): it comes out as the nearest float; writers that serialize the typed reply
-    /// (stdio, HTTP) send its exact digits.
-    pub fn to_json(&self) -> Value {
-        match self {
-            RequestId::Number(n) => Value::Number(n.clone()),
-            RequestId::BigInteger(text) => serde_json::from_str(text).unwrap_or(Value::Null),
-            RequestId::String(s) => Value::String(s.clone()),
-        }
-    }
-}
-
-impl From<u64> for RequestId {
-    fn from(n: u64) -> Self {
-        RequestId::Number(n.into())
-    }
-}
-
-/// A request: a method and an id the answer must carry.
-#[derive(Debug, Clone)]
-pub struct Request {
-    /// The id.
-    pub id: RequestId,
-    /// The method name.
-    pub method: String,
-    /// The params object (`None` when absent).
-    pub params: Option<Map<String, Value>>,
-}
-
-/// A notification: a method, no id, no answer.
-#[derive(Debug, Clone)]
-pub struct Notification {
-    /// The method name.
-    pub method: String,
-    /// The params object (`None` when absent).
-    pub params: Option<Map<String, Value>>,
-}
-
-/// A response to a request this side sent.
-#[derive(Debug, Clone)]
-pub struct Response {
-    /// The id of the request it answers.
-    pub id: RequestId,
-    /// The result, or the error object.
-    pub outcome: Result<Value, ProtocolError>,
-}
-
-/// One incoming message, classified.
-#[derive(Debug, Clone)]
-pub enum Incoming {
-    /// A request to answer.
-    Request(Request),
-    /// A notification.
-    Notification(Notification),
-    /// An answer to one of our requests.
-    Response(Response),
-}
-
-/// Why a line is not a message; each carries the error response to send back.
-#[derive(Debug, Clone)]
-pub struct Rejected {
-    /// The id of the offending message when one could be read, else `null`.
-    pub id: Value,
-    /// The error.
-    pub error: ProtocolError,
-}
-
-impl Rejected {
-    /// The error response for this rejection.
-    pub fn to_response(&self) -> Value {
-        error_response(&self.id, &self.error)
-    }
-}
-
-impl Incoming {
-    /// Parses one line. Invalid JSON is -32700, a batch or a malformed envelope -32600.
-    pub fn parse(line: &[u8]) -> Result<Incoming, Box<Rejected>> {
-        // The common case, an object with well-typed members, is read straight into its fields:
-        // no map is built for the envelope. Anything else (invalid JSON, a batch, a member of
-        // the wrong type, a key given twice) takes the general path, which words the error.
-        // serde's derived `Deserialize` also reads a struct from a JSON array; a message is an
-        // object, so only an object may take this path.
-        let object = line.iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'{');
-        if let Some(wire) = object
-            .then(|| serde_json::from_slice::<Wire>(line).ok())
-            .flatten()
-        {
-            return Fields {
-                jsonrpc_ok: wire.jsonrpc.as_deref() == Some("2.0"),
-                id: wire.id.map(IdField::Raw),
-                method: wire.method,
-                params: wire.params,
-                result: wire.result,
-                error: wire.error,
-            }
-            .classify();
-        }
-        let value: Value = serde_json::from_slice(line).map_err(|e| {
-            Box::new(Rejected {
-                id: Value::Null,
-                error: ProtocolError::parse_error(format!("Parse error: {e}")),
-            })
-        })?;
-        Self::from_value(value)
-    }
-
-    /// Classifies a parsed JSON value.
-    pub fn from_value(value: Value) -> Result<Incoming, Box<Rejected>> {
-        let mut obj = match value {
-            Value::Object(obj) => obj,
-            Value::Array(_) => {
-                return Err(Rejected::invalid(
-                    Value::Null,
-                    "Invalid Request: JSON-RPC batches are not supported (removed in 2025-06-18)",
-                ));
-            }
-            _ => {
-                return Err(Rejected::invalid(
-                    Value::Null,
-                    "Invalid Request: a message must be a JSON object",
-                ));
-            }
-        };
-        Fields {
-            jsonrpc_ok: obj.get("jsonrpc").and_then(Value::as_str) == Some("2.0"),
-            id: obj.remove("id").map(IdField::Value),
-            method: obj.remove("method"),
-            params: obj.remove("params"),
-            result: obj.remove("result"),
-            error: obj.remove("error"),
-        }
-        .classify()
-    }
-}
-
-impl Rejected {
-    fn invalid(id: Value, message: &str) -> Box<Rejected> {
-        Box::new(Rejected {
-            id,
-            error: ProtocolError::invalid_request(message),
-        })
-    }
-}
-
-/// The members of a message object that tell what it is. `Some(Value::Null)` is a member given
-/// as `null`, which is not the same as an absent one.
-struct Fields<'a> {
-    jsonrpc_ok: bool,
-    id: Option<IdField<'a>>,
-    method: Option<Value>,
-    params: Option<Value>,
-    result: Option<Value>,
-    error: Option<Value>,
-}
-
-/// The `id` member as given: parsed already, or its JSON text (which keeps big integers exact).
-enum IdField<'a> {
-    Value(Value),
-    Raw(&'a RawValue),
-}
-
-impl Fields<'_> {
-    fn classify(self) -> Result<Incoming, Box<Rejected>> {
-        let id = match &self.id {
-            None => None,
-            Some(field) => match field {
-                IdField::Value(v) => RequestId::from_json(v),
-                IdField::Raw(raw) => RequestId::from_raw(raw),
-            }
-            .map(Some)
-            .ok_or_else(|| {
-                Rejected::invalid(
-                    Value::Null,
-                    "Invalid Request: `id` must be a string or an integer",
-                )
-            })?,
-        };
-        let id_json = id.as_ref().map_or(Value::Null, RequestId::to_json);
-        if !self.jsonrpc_ok {
-            return Err(Rejected::invalid(
-                id_json,
-                "Invalid Request: `jsonrpc` must be \"2.0\"",
-            ));
-        }
-        let params = match self.params {
-            // `null` is read as absent: lenient toward clients that serialize a missing field.
-            None | Some(Value::Null) => None,
-            Some(Value::Object(p)) => Some(p),
-            Some(_) => {
-                return Err(Rejected::invalid(
-                    id_json,
-                    "Invalid Request: `params` must be an object",
-                ));
-            }
-        };
-        match (self.method, id) {
-            (Some(Value::String(method)), Some(id)) => {
-                Ok(Incoming::Request(Request { id, method, params }))
-            }
-            (Some(Value::String(method)), None) => {
-                Ok(Incoming::Notification(Notification { method, params }))
-            }
-            (Some(_), _) => Err(Rejected::invalid(
-                id_json,
-                "Invalid Request: `method` must be a string",
-            )),
-            (None, Some(id)) => {
-                let outcome = match (self.result, self.error) {
-                    (Some(result), None) => Ok(result),
-                    (None, Some(error)) => Err(error_from_json(&error)),
-                    _ => {
-                        return Err(Rejected::invalid(
-                            id_json,
-                            "Invalid Request: a response needs exactly one of `result` and `error`",
-                        ));
-                    }
-                };
-                Ok(Incoming::Response(Response { id, outcome }))
-            }
-            (None, None) => Err(Rejected::invalid(
-                Value::Null,
-                "Invalid Request: a message needs a `method` or an `id`",
-            )),
-        }
-    }
-}
-
-/// A message object read member by member. Every member is kept as given, `null` included
-/// (see [`present`]); unknown members are skipped.
-#[derive(serde::Deserialize)]
-struct Wire<'a> {
-    #[serde(default, borrow)]
-    jsonrpc: Option<std::borrow::Cow<'a, str>>,
-    #[serde(default, borrow, deserialize_with = "present_raw")]
-    id: Option<&'a RawValue>,
-    #[serde(default, deserialize_with = "present")]
-    method: Option<Value>,
-    #[serde(default, deserialize_with = "present")]
-    params: Option<Value>,
-    #[serde(default, deserialize_with = "present")]
-    result: Option<Value>,
-    #[serde(default, deserialize_with = "present")]
-    error: Option<Value>,
-}
-
-/// A member that is present, even as `null` (`Option`'s own impl would read `null` as absent).
-fn present<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<Value>, D::Error> {
-    serde::Deserialize::deserialize(d).map(Some)
-}
-
-/// A member that is present, as its JSON text (`null` included).
-fn present_raw<'de: 'a, 'a, D: serde::Deserializer<'de>>(
-    d: D,
-) -> Result<Option<&'a RawValue>, D::Error> {
-    serde::Deserialize::deserialize(d).map(Some)
-}
-
-/// Reads a JSON-RPC error object.
-pub fn error_from_json(error: &Value) -> ProtocolError {
-    ProtocolError {
-        code: error
-            .get("code")
-            .and_then(Value::as_i64)
-            .unwrap_or(crate::error::codes::INTERNAL_ERROR),
-        message: error
-            .get("message")
-            .and_then(Value::as_str)
-            .unwrap_or_default()
-            .to_owned(),
-        data: error.get("data").cloned(),
-    }
-}
+pub use message::{
+    Incoming, Notification, Rejected, Request, RequestId, Response, error_from_json,
+};
 
 // The envelopes below are built field by field: `json!` would pass each interpolated `Value`
 // through `serde_json::to_value`, a deep copy of the whole result on every response.
@@ -368,18 +71,6 @@ pub fn error_response(id: &Value, error: &ProtocolError) -> Value {
         e.insert("data".into(), data.clone());
     }
     message([("id", id.clone()), ("error", Value::Object(e))])
-}
-
-impl serde::Serialize for RequestId {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        match self {
-            RequestId::Number(n) => n.serialize(serializer),
-            RequestId::BigInteger(text) => RawValue::from_string(text.to_string())
-                .map_err(serde::ser::Error::custom)?
-                .serialize(serializer),
-            RequestId::String(s) => serializer.serialize_str(s),
-        }
-    }
 }
 
 /// A request this side sends.
