@@ -1,7 +1,6 @@
 //! Polling: ask again until the answer is the one awaited, within [`HANG`](crate::HANG).
 
 use std::fmt::Debug;
-use std::future::Future;
 use std::time::Duration;
 
 use crate::HANG;
@@ -11,17 +10,16 @@ pub const POLL: Duration = Duration::from_millis(5);
 
 /// Calls `probe` until `done` holds for what it returns, and returns that; panics naming `what`
 /// and the last value seen once [`HANG`] has passed.
-pub async fn until<T, F, Fut>(what: &str, mut probe: F, done: impl Fn(&T) -> bool) -> T
+pub async fn until<T, F>(what: &str, probe: F, done: impl Fn(&T) -> bool) -> T
 where
     T: Debug,
-    F: FnMut() -> Fut,
-    Fut: Future<Output = T>,
+    F: AsyncFnMut() -> T,
 {
-    until_within(what, HANG, POLL, &mut probe, done).await
+    until_within(what, HANG, POLL, probe, done).await
 }
 
 /// [`until`] with `pause` between two polls.
-pub async fn until_every<T, F, Fut>(
+pub async fn until_every<T, F>(
     what: &str,
     pause: Duration,
     probe: F,
@@ -29,14 +27,13 @@ pub async fn until_every<T, F, Fut>(
 ) -> T
 where
     T: Debug,
-    F: FnMut() -> Fut,
-    Fut: Future<Output = T>,
+    F: AsyncFnMut() -> T,
 {
     until_within(what, HANG, pause, probe, done).await
 }
 
 /// [`until`] giving up after `limit`, with `pause` between two polls.
-pub async fn until_within<T, F, Fut>(
+pub async fn until_within<T, F>(
     what: &str,
     limit: Duration,
     pause: Duration,
@@ -45,8 +42,7 @@ pub async fn until_within<T, F, Fut>(
 ) -> T
 where
     T: Debug,
-    F: FnMut() -> Fut,
-    Fut: Future<Output = T>,
+    F: AsyncFnMut() -> T,
 {
     let deadline = tokio::time::Instant::now() + limit;
     loop {
@@ -84,6 +80,6 @@ mod tests {
     #[should_panic(expected = "never true: not within 50ms; last seen false")]
     async fn until_gives_up_after_its_limit() {
         let limit = Duration::from_millis(50);
-        until_within("never true", limit, POLL, || async { false }, |v| *v).await;
+        until_within("never true", limit, POLL, async || false, |v| *v).await;
     }
 }

@@ -8,23 +8,14 @@ use integration_tests::peer::*;
 use mcp_runtime::client::{ElicitationAnswer, ElicitationRequest, LogMessage, Progress};
 use mcp_runtime::{Client, LogLevel};
 use serde_json::{Value, json};
+use test_support::wait;
 
 const KIT: &str = env!("CARGO_BIN_EXE_kit_server");
 
 /// Calls `stats` until `done` holds for it (bounded by [`HANG`]).
 async fn stats_until(client: &Client, done: impl Fn(&Value) -> bool) -> Value {
-    let deadline = tokio::time::Instant::now() + HANG;
-    loop {
-        let s = structured(&client.call_tool("stats", json!({})).await.unwrap());
-        if done(&s) {
-            return s;
-        }
-        assert!(
-            tokio::time::Instant::now() < deadline,
-            "stats never got there: {s}"
-        );
-        tokio::time::sleep(std::time::Duration::from_millis(5)).await;
-    }
+    let stats = async || structured(&client.call_tool("stats", json!({})).await.unwrap());
+    wait::until("stats never got there", stats, done).await
 }
 
 #[tokio::test]
@@ -159,33 +150,26 @@ async fn no_response_follows_a_cancellation_on_the_wire() {
         let slow = peer.request_tool("slow", json!({"ms": 600000})).await;
         let stats = |r: &Value, key: &str| r["result"]["structuredContent"][key].clone();
         let mut seen = Vec::new();
+        // One bound for both waits.
         let deadline = tokio::time::Instant::now() + HANG;
+        let left = || deadline.saturating_duration_since(tokio::time::Instant::now());
+        let mut poll = async || {
+            let r = peer.call_tool("stats", json!({})).await;
+            seen.push(r.clone());
+            r
+        };
         // Cancel once the tool runs (a request cancelled before that never starts the tool).
-        loop {
+        let started = |r: &Value| stats(r, "started") == 1;
+        wait::until_within("never started", left(), wait::POLL, &mut poll, started).await;
+        peer.cancel(&slow, Some("test")).await;
+        let mut poll = async || {
             let r = peer.call_tool("stats", json!({})).await;
             seen.push(r.clone());
-            if stats(&r, "started") == 1 {
-                break;
-            }
-            assert!(tokio::time::Instant::now() < deadline, "never started: {r}");
-            tokio::time::sleep(std::time::Duration::from_millis(5)).await;
-        }
-        peer.send(
-            &json!({"jsonrpc": "2.0", "method": "notifications/cancelled",
-            "params": {"requestId": slow, "reason": "test"}}),
-        )
-        .await;
-        loop {
-            let r = peer.call_tool("stats", json!({})).await;
-            seen.push(r.clone());
-            if stats(&r, "dropped") == 1 {
-                break;
-            }
-            assert!(tokio::time::Instant::now() < deadline, "never dropped: {r}");
-            tokio::time::sleep(std::time::Duration::from_millis(5)).await;
-        }
-        let (rest, code) = peer.finish().await;
-        assert_eq!(code, 0);
+            r
+        };
+        let dropped = |r: &Value| stats(r, "dropped") == 1;
+        wait::until_within("never dropped", left(), wait::POLL, &mut poll, dropped).await;
+        let rest = peer.finish_ok().await;
         assert!(
             seen.iter().chain(&rest).all(|m| m["id"] != slow),
             "a response to the cancelled request: {rest:?}"
