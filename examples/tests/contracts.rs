@@ -20,6 +20,7 @@ use std::sync::{Arc, Mutex};
 use mcp_runtime::client::{ElicitationAnswer, ElicitationRequest};
 use mcp_runtime::{CallToolResult, Client};
 use serde_json::{Value, json};
+use test_support::golden;
 use tokio::io::AsyncReadExt;
 use tokio::process::{Child, Command};
 use tokio::task::JoinHandle;
@@ -213,87 +214,24 @@ fn golden_path(example: &str) -> PathBuf {
         .join(format!("{example}.tools.json"))
 }
 
-/// Compares what `example` publishes in `era` with its golden file.
+/// Compares what `example` publishes in `era` with its golden file (the handshake era writes it
+/// under `UPDATE_GOLDEN`).
 async fn check_golden(example: &str, era: Era) -> Result<(), String> {
     let served = Served::start(example, era, None).await;
     let tools = served.client.list_tools().await.expect("tools/list");
     served.stop().await;
     let actual = serde_json::to_string_pretty(&Value::Array(tools)).unwrap() + "\n";
     let path = golden_path(example);
-    if std::env::var_os("UPDATE_GOLDEN").is_some() && era == Era::Handshake {
-        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-        std::fs::write(&path, &actual).unwrap();
+    if golden::updating() && era == Era::Handshake {
+        golden::write(&path, &actual);
         return Ok(());
     }
-    let expected = std::fs::read_to_string(&path)
-        .map_err(|e| format!("{}: {e}; UPDATE_GOLDEN=1 creates it", path.display()))?;
-    if expected == actual {
-        return Ok(());
-    }
-    Err(format!(
-        "{example} ({era:?}) no longer publishes {} (- golden, + published; review, then \
-         UPDATE_GOLDEN=1 cargo test -p examples --test contracts rewrites it):\n{}",
-        path.display(),
-        line_diff(&expected, &actual)
-    ))
-}
-
-/// A line diff (longest common subsequence) showing the changed lines with two lines of context.
-fn line_diff(expected: &str, actual: &str) -> String {
-    let a: Vec<&str> = expected.lines().collect();
-    let b: Vec<&str> = actual.lines().collect();
-    let mut lcs = vec![vec![0usize; b.len() + 1]; a.len() + 1];
-    for i in (0..a.len()).rev() {
-        for j in (0..b.len()).rev() {
-            lcs[i][j] = if a[i] == b[j] {
-                lcs[i + 1][j + 1] + 1
-            } else {
-                lcs[i + 1][j].max(lcs[i][j + 1])
-            };
-        }
-    }
-    let mut lines: Vec<(char, usize, &str)> = Vec::new();
-    let (mut i, mut j) = (0, 0);
-    while i < a.len() || j < b.len() {
-        if i < a.len() && j < b.len() && a[i] == b[j] {
-            lines.push((' ', i + 1, a[i]));
-            i += 1;
-            j += 1;
-        } else if i < a.len() && (j == b.len() || lcs[i + 1][j] >= lcs[i][j + 1]) {
-            lines.push(('-', i + 1, a[i]));
-            i += 1;
-        } else {
-            lines.push(('+', j + 1, b[j]));
-            j += 1;
-        }
-    }
-    let changed: Vec<usize> = (0..lines.len()).filter(|&k| lines[k].0 != ' ').collect();
-    let near = |k: usize| changed.iter().any(|&c| c.abs_diff(k) <= 2);
-    let mut out = String::new();
-    let mut skipped = false;
-    for (k, (mark, line_no, text)) in lines.iter().enumerate() {
-        if near(k) {
-            if skipped {
-                out += "  ...\n";
-                skipped = false;
-            }
-            out += &format!("{mark} {line_no:>4} {text}\n");
-        } else {
-            skipped = true;
-        }
-    }
-    out
-}
-
-#[test]
-fn line_diff_shows_changes_with_context() {
-    let golden = "1\n2\n3\n4\n5\n6\n7\n8\n";
-    let now = "1\n2\n3\n4\n5\nsix\n7\n8\n";
-    assert_eq!(
-        line_diff(golden, now),
-        "  ...\n     4 4\n     5 5\n-    6 6\n+    6 six\n     7 7\n     8 8\n"
-    );
-    assert_eq!(line_diff("a\n", "a\nb\n"), "     1 a\n+    2 b\n");
+    golden::compare(
+        &path,
+        &actual,
+        "UPDATE_GOLDEN=1 cargo test -p examples --test contracts",
+    )
+    .map_err(|e| format!("{example} ({era:?}) no longer publishes its contract: {e}"))
 }
 
 #[tokio::test]

@@ -5,11 +5,15 @@
 //! Needs the virtualenv `<repo>/.venv` with `mcp==2.3.0` (`bash .ci/python-venv` creates it) and
 //! the reference servers: `$MCP_REFERENCE_SERVERS`, else `shared/reference-servers` next to the
 //! repository, else `/work/shared/reference-servers`. Without them the test says why and passes,
-//! unless `MCP_INTEROP_REQUIRED=1` (set by `.ci/run`), under which that is a failure.
+//! unless `MCP_INTEROP_REQUIRED` is set to any non-empty value (`.ci/run` sets it), under
+//! which that is a failure.
 
 use std::io::{BufRead, BufReader, Read};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::{Command, Stdio};
+
+use test_support::python::{missing, python_with_sdk};
+use test_support::repo;
 
 const EXAMPLES: [(&str, &str); 4] = [
     ("tasks", env!("CARGO_BIN_EXE_tasks")),
@@ -17,10 +21,6 @@ const EXAMPLES: [(&str, &str); 4] = [
     ("notes", env!("CARGO_BIN_EXE_notes")),
     ("atrium", env!("CARGO_BIN_EXE_atrium")),
 ];
-
-fn repo() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
-}
 
 fn reference_servers() -> Option<PathBuf> {
     let candidates = [
@@ -34,28 +34,11 @@ fn reference_servers() -> Option<PathBuf> {
         .find(|dir| dir.join("tasks_server.py").is_file())
 }
 
-/// Skips (or, under `MCP_INTEROP_REQUIRED=1`, fails) when a peer is missing.
-fn missing(why: &str) {
-    if std::env::var("MCP_INTEROP_REQUIRED").as_deref() == Ok("1") {
-        panic!("MCP_INTEROP_REQUIRED=1 but {why}");
-    }
-    eprintln!("skipped: {why}");
-}
-
 #[test]
 fn official_python_client_runs_every_seed_scenario_against_ours_and_the_reference() {
-    let python = repo().join(".venv/bin/python");
-    let has_sdk = python.exists()
-        && Command::new(&python)
-            .args(["-c", "import mcp"])
-            .status()
-            .is_ok_and(|s| s.success());
-    if !has_sdk {
-        return missing(&format!(
-            "{} with the `mcp` package is missing (run `bash .ci/python-venv`)",
-            python.display()
-        ));
-    }
+    let Some(python) = python_with_sdk() else {
+        return;
+    };
     let Some(references) = reference_servers() else {
         return missing(
             "the Python reference servers are not found (set MCP_REFERENCE_SERVERS to their directory)",

@@ -15,19 +15,12 @@ use mcp_runtime::prelude::*;
 use mcp_runtime::validate::Validator;
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value, json};
+use test_support::tasks::Priority;
 
 /// Inputs generated per schema.
 const INPUTS: usize = 10_000;
 
 // ---- the argument types --------------------------------------------------------------------------
-
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, JsonSchema)]
-#[serde(rename_all = "lowercase")]
-enum Priority {
-    Low,
-    Normal,
-    High,
-}
 
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]

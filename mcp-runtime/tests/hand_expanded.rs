@@ -7,25 +7,7 @@ use std::sync::Arc;
 
 use mcp_runtime::__private as p;
 use mcp_runtime::prelude::*;
-
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, JsonSchema)]
-#[serde(rename_all = "lowercase")]
-enum Priority {
-    Low,
-    Normal,
-    High,
-}
-
-/// One task in the tracker.
-#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
-struct Task {
-    /// Task ID such as T-1.
-    id: String,
-    title: String,
-    priority: Priority,
-}
-
-struct Store(std::sync::Mutex<Vec<Task>>);
+use test_support::tasks::{Priority, Store, Task};
 
 // -- user code, after #[tool] removed its helper attributes --
 async fn add_task(
@@ -41,14 +23,7 @@ async fn add_task(
     if title == "nope" {
         return Err(ToolError::new("no nope"));
     }
-    let mut v = store.0.lock().unwrap();
-    let t = Task {
-        id: format!("T-{}", v.len() + 1),
-        title,
-        priority,
-    };
-    v.push(t.clone());
-    Ok(t)
+    Ok(store.add(title, priority))
 }
 
 // -- generated --

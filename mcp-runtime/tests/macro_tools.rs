@@ -4,30 +4,14 @@
 
 use std::collections::{BTreeSet, HashMap, HashSet};
 use std::path::PathBuf;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 use mcp_runtime::prelude::*;
 use mcp_runtime::{Contents, Tool};
 use serde_json::{Value, json};
+use test_support::tasks::{Priority, Store, Task};
 
 // ---- shared types ------------------------------------------------------------------------------
-
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, JsonSchema)]
-#[serde(rename_all = "lowercase")]
-enum Priority {
-    Low,
-    Normal,
-    High,
-}
-
-/// One task in the tracker.
-#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
-struct Task {
-    /// Task ID such as T-1.
-    id: String,
-    title: String,
-    priority: Priority,
-}
 
 /// Which tasks to return.
 #[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
@@ -46,9 +30,6 @@ enum Kind {
     Exact,
     Prefix { len: u8 },
 }
-
-#[derive(Default)]
-struct Store(Mutex<Vec<Task>>);
 
 // ---- tools ---------------------------------------------------------------------------------------
 
@@ -75,14 +56,7 @@ async fn add_task(
         return Err(ToolError::new("no nope"));
     }
     let _ = note;
-    let mut v = store.0.lock().unwrap();
-    let t = Task {
-        id: format!("T-{}", v.len() + 1),
-        title,
-        priority,
-    };
-    v.push(t.clone());
-    Ok(t)
+    Ok(store.add(title, priority))
 }
 
 /// Search the tracker.
@@ -494,60 +468,11 @@ fn golden_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/golden")
 }
 
-/// Compares a tool's published JSON with `tests/golden/<name>.json`; a mismatch prints a line diff.
+/// Compares a tool's published JSON with `tests/golden/<name>.json`; a mismatch prints a diff.
 fn check_golden(tool: &Tool) -> Result<(), String> {
     let path = golden_dir().join(format!("{}.json", tool.name()));
     let actual = serde_json::to_string_pretty(tool.to_json()).unwrap() + "\n";
-    if std::env::var_os("UPDATE_GOLDEN").is_some() {
-        std::fs::create_dir_all(golden_dir()).unwrap();
-        std::fs::write(&path, &actual).unwrap();
-        return Ok(());
-    }
-    let expected = std::fs::read_to_string(&path).map_err(|e| {
-        format!(
-            "{}: {e}; run with UPDATE_GOLDEN=1 to create it",
-            path.display()
-        )
-    })?;
-    if expected == actual {
-        return Ok(());
-    }
-    Err(format!(
-        "{} differs (- golden, + actual; UPDATE_GOLDEN=1 rewrites it):\n{}",
-        path.display(),
-        line_diff(&expected, &actual)
-    ))
-}
-
-/// A minimal line diff (longest common subsequence) that keeps the output readable.
-fn line_diff(expected: &str, actual: &str) -> String {
-    let a: Vec<&str> = expected.lines().collect();
-    let b: Vec<&str> = actual.lines().collect();
-    let mut lcs = vec![vec![0usize; b.len() + 1]; a.len() + 1];
-    for i in (0..a.len()).rev() {
-        for j in (0..b.len()).rev() {
-            lcs[i][j] = if a[i] == b[j] {
-                lcs[i + 1][j + 1] + 1
-            } else {
-                lcs[i + 1][j].max(lcs[i][j + 1])
-            };
-        }
-    }
-    let (mut i, mut j, mut out) = (0, 0, String::new());
-    while i < a.len() || j < b.len() {
-        if i < a.len() && j < b.len() && a[i] == b[j] {
-            out += &format!("  {}\n", a[i]);
-            i += 1;
-            j += 1;
-        } else if i < a.len() && (j == b.len() || lcs[i + 1][j] >= lcs[i][j + 1]) {
-            out += &format!("- {}\n", a[i]);
-            i += 1;
-        } else {
-            out += &format!("+ {}\n", b[j]);
-            j += 1;
-        }
-    }
-    out
+    test_support::golden::check(&path, &actual, "UPDATE_GOLDEN=1")
 }
 
 #[test]
@@ -557,10 +482,4 @@ fn published_contracts_match_golden_files() {
         .filter_map(|tool| check_golden(tool).err())
         .collect();
     assert!(failures.is_empty(), "{}", failures.join("\n"));
-}
-
-#[test]
-fn line_diff_marks_changes() {
-    assert_eq!(line_diff("a\nb\nc", "a\nx\nc"), "  a\n- b\n+ x\n  c\n");
-    assert_eq!(line_diff("a", "a\nb"), "  a\n+ b\n");
 }

@@ -2,20 +2,16 @@
 //! memory or over a child process's stdio, in either protocol era.
 
 use std::process::{ExitStatus, Stdio};
-use std::time::Duration;
 
 use mcp_runtime::client::ClientBuilder;
-use mcp_runtime::transport::stdio::{Line, LineReader};
-use mcp_runtime::{Client, Server};
-use serde_json::{Value, json};
-use tokio::io::{AsyncRead, AsyncWrite, AsyncWriteExt};
-use tokio::process::{Child, Command};
-use tokio::task::JoinHandle;
+use mcp_runtime::{CallToolResult, Client, ClientError};
+use serde_json::Value;
+use tokio::process::Child;
+
+pub use test_support::HANG;
+pub use test_support::stdio::{Era, RawPeer, envelope};
 
 use crate::kit::KitOptions;
-
-/// A safety net, not a timing assertion: a test that waits this long has hung.
-pub const HANG: Duration = Duration::from_secs(30);
 
 /// Where the server runs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -26,14 +22,8 @@ pub enum Via {
     Stdio,
 }
 
-/// Which protocol era the client speaks.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Era {
-    /// `initialize` at 2025-11-25.
-    Handshake,
-    /// 2026-07-28, a `_meta` envelope on every request.
-    Stateless,
-}
+/// Both places a server runs.
+pub const VIAS: [Via; 2] = [Via::InProcess, Via::Stdio];
 
 /// The four combinations every behaviour is tested in.
 pub const SETUPS: [(Via, Era); 4] = [
@@ -54,18 +44,20 @@ pub fn client_builder(era: Era) -> ClientBuilder {
 
 /// Starts the `kit_server` binary at `bin` with `options`, stderr inherited (the test's log).
 pub fn spawn_kit(bin: &str, options: &KitOptions) -> Child {
-    Command::new(bin)
-        .args(options.to_args())
-        .env(
-            "RUST_LOG",
-            std::env::var("RUST_LOG").unwrap_or_else(|_| "warn".into()),
-        )
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::inherit())
-        .kill_on_drop(true)
-        .spawn()
-        .unwrap_or_else(|e| panic!("cannot start {bin}: {e}"))
+    test_support::stdio::spawn(bin, &options.to_args(), Stdio::inherit())
+}
+
+/// A raw peer `via` memory or stdio on a kit server with `options`.
+pub fn raw_kit(bin: &str, via: Via, options: &KitOptions, era: Era) -> RawPeer {
+    match via {
+        Via::InProcess => RawPeer::in_process(&options.server(), era),
+        Via::Stdio => RawPeer::child(bin, &options.to_args(), era),
+    }
+}
+
+/// A raw peer `via` memory or stdio on a kit server with default options.
+pub fn raw_default(bin: &str, via: Via, era: Era) -> RawPeer {
+    raw_kit(bin, via, &KitOptions::default(), era)
 }
 
 /// A client connection and, over stdio, the child process behind it.
@@ -99,6 +91,25 @@ impl Conn {
         }
     }
 
+    /// Connects a client of `era` to a kit server with default options, `via` memory or stdio.
+    pub async fn plain(bin: &str, via: Via, era: Era) -> Conn {
+        Conn::kit(bin, via, &KitOptions::default(), client_builder(era)).await
+    }
+
+    /// Calls the tool `name` with `arguments`; the result (a transport or protocol error panics).
+    pub async fn call(&self, name: &str, arguments: Value) -> CallToolResult {
+        self.client
+            .call_tool(name, arguments)
+            .await
+            .unwrap_or_else(|e| panic!("{name}: {e}"))
+    }
+
+    /// Sends `method` with `params`, which must fail with the JSON-RPC error `code`; returns the
+    /// error's message. `what` names the case in a failure.
+    pub async fn refused(&self, method: &str, params: Value, code: i64, what: &str) -> String {
+        refused_with(self.client.request(method, params).await, code, what)
+    }
+
     /// Closes the client's side and returns the child's exit status (stdio only).
     pub async fn finish(self) -> Option<ExitStatus> {
         self.client.close().await;
@@ -114,206 +125,19 @@ impl Conn {
     }
 }
 
-/// A peer that writes raw lines and reads messages one by one: for what a well-behaved client
-/// never sends.
-pub struct RawPeer {
-    writer: Option<Box<dyn AsyncWrite + Unpin + Send>>,
-    lines: LineReader<Box<dyn AsyncRead + Unpin + Send>>,
-    end: End,
-    era: Era,
-    next_id: u64,
-}
-
-enum End {
-    Child(Child),
-    Task(JoinHandle<std::io::Result<()>>),
-}
-
-impl RawPeer {
-    /// A peer on `server` in memory (over `Server::serve_io`, as stdio runs it).
-    pub fn in_process(server: &Server, era: Era) -> RawPeer {
-        let (client_end, server_end) = tokio::io::duplex(1 << 20);
-        let server = server.clone();
-        let task = tokio::spawn(async move {
-            let (r, w) = tokio::io::split(server_end);
-            server.serve_io(r, w).await
-        });
-        let (r, w) = tokio::io::split(client_end);
-        RawPeer {
-            writer: Some(Box::new(w)),
-            lines: LineReader::new(Box::new(r), 1 << 30),
-            end: End::Task(task),
-            era,
-            next_id: 1000,
-        }
-    }
-
-    /// A peer on a `kit_server` child process.
-    pub fn stdio(bin: &str, options: &KitOptions, era: Era) -> RawPeer {
-        let mut child = spawn_kit(bin, options);
-        let stdin = child.stdin.take().unwrap();
-        let stdout = child.stdout.take().unwrap();
-        RawPeer {
-            writer: Some(Box::new(stdin)),
-            lines: LineReader::new(Box::new(stdout), 1 << 30),
-            end: End::Child(child),
-            era,
-            next_id: 1000,
-        }
-    }
-
-    /// A peer `via` memory or stdio on a kit server with `options`.
-    pub fn kit(bin: &str, via: Via, options: &KitOptions, era: Era) -> RawPeer {
-        match via {
-            Via::InProcess => RawPeer::in_process(&options.server(), era),
-            Via::Stdio => RawPeer::stdio(bin, options, era),
-        }
-    }
-
-    /// Writes `bytes` and a newline.
-    pub async fn send_line(&mut self, bytes: &[u8]) {
-        let w = self.writer.as_mut().expect("input still open");
-        w.write_all(bytes).await.expect("write");
-        w.write_all(b"\n").await.expect("write");
-        w.flush().await.expect("flush");
-    }
-
-    /// Writes one JSON message.
-    pub async fn send(&mut self, message: &Value) {
-        self.send_line(message.to_string().as_bytes()).await;
-    }
-
-    /// The params of a request in this peer's era: the stateless envelope added when needed.
-    pub fn params(&self, mut params: Value) -> Value {
-        if self.era == Era::Stateless {
-            if !params["_meta"].is_object() {
-                params["_meta"] = json!({});
-            }
-            for (k, v) in envelope().as_object().unwrap() {
-                if params["_meta"].get(k).is_none() {
-                    params["_meta"][k] = v.clone();
-                }
-            }
-        }
-        params
-    }
-
-    /// Sends a request in this peer's era and returns its id.
-    pub async fn request(&mut self, method: &str, params: Value) -> Value {
-        self.next_id += 1;
-        let id = json!(self.next_id);
-        let params = self.params(params);
-        self.send(&json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}))
-            .await;
-        id
-    }
-
-    /// Opens the session: `initialize` + `notifications/initialized` in the handshake era,
-    /// nothing in the stateless one.
-    pub async fn open(&mut self) {
-        if self.era == Era::Handshake {
-            let id = self.next_id;
-            self.send(
-                &json!({"jsonrpc": "2.0", "id": id, "method": "initialize", "params": {
-                "protocolVersion": "2025-11-25", "capabilities": {},
-                "clientInfo": {"name": "raw", "version": "0"}}}),
-            )
-            .await;
-            let r = self.recv().await;
-            assert_eq!(r["id"], id, "{r}");
-            assert!(r["result"]["protocolVersion"].is_string(), "{r}");
-            self.send(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"}))
-                .await;
-        }
-    }
-
-    /// The next message, or `None` at end of output.
-    pub async fn try_recv(&mut self) -> Option<Value> {
-        loop {
-            let line = tokio::time::timeout(HANG, self.lines.next_line())
-                .await
-                .expect("the server answers")
-                .expect("read");
-            match line? {
-                Line::Complete(b) if b.is_empty() => continue,
-                Line::Complete(b) => {
-                    return Some(serde_json::from_slice(&b).unwrap_or_else(|e| {
-                        panic!(
-                            "server wrote a line that is not JSON ({e}): {:?}",
-                            String::from_utf8_lossy(&b)
-                        )
-                    }));
-                }
-                Line::TooLong(n) => panic!("server wrote a {n}-byte line"),
-            }
-        }
-    }
-
-    /// The next message.
-    pub async fn recv(&mut self) -> Value {
-        self.try_recv()
-            .await
-            .expect("a message before end of output")
-    }
-
-    /// Reads until the response with `id`; returns it and the messages read before it.
-    pub async fn recv_response(&mut self, id: &Value) -> (Value, Vec<Value>) {
-        let mut before = Vec::new();
-        loop {
-            let m = self.recv().await;
-            if m.get("method").is_none() && &m["id"] == id {
-                return (m, before);
-            }
-            before.push(m);
-        }
-    }
-
-    /// Sends a request and returns its response.
-    pub async fn call(&mut self, method: &str, params: Value) -> Value {
-        let id = self.request(method, params).await;
-        self.recv_response(&id).await.0
-    }
-
-    /// Closes the server's input (end of file).
-    pub async fn close_input(&mut self) {
-        if let Some(mut w) = self.writer.take() {
-            let _ = w.shutdown().await;
-        }
-    }
-
-    /// Reads the rest of the output, then reports how the server ended: the exit code of the
-    /// child, or 0 when `serve_io` returned `Ok`.
-    pub async fn finish(mut self) -> (Vec<Value>, i32) {
-        self.close_input().await;
-        let mut rest = Vec::new();
-        while let Some(m) = self.try_recv().await {
-            rest.push(m);
-        }
-        let code = match self.end {
-            End::Child(mut child) => tokio::time::timeout(HANG, child.wait())
-                .await
-                .expect("the server exits")
-                .expect("wait")
-                .code()
-                .expect("an exit code"),
-            End::Task(task) => match tokio::time::timeout(HANG, task)
-                .await
-                .expect("serve_io returns")
-                .expect("join")
-            {
-                Ok(()) => 0,
-                Err(e) => panic!("serve_io failed: {e}"),
-            },
-        };
-        (rest, code)
-    }
-}
-
-/// The stateless `_meta` envelope (2026-07-28, no capabilities).
-pub fn envelope() -> Value {
-    json!({
-        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-        "io.modelcontextprotocol/clientCapabilities": {},
-        "io.modelcontextprotocol/clientInfo": {"name": "raw", "version": "0"},
-    })
+/// The JSON-RPC error of `outcome`, which must have failed with `code`; its message.
+pub fn refused_with<T: std::fmt::Debug>(
+    outcome: Result<T, ClientError>,
+    code: i64,
+    what: &str,
+) -> String {
+    let err = match outcome {
+        Ok(result) => panic!("{what}: expected error {code}, got {result:?}"),
+        Err(e) => e,
+    };
+    let e = err
+        .protocol()
+        .unwrap_or_else(|| panic!("{what}: not a protocol error: {err}"));
+    assert_eq!(e.code, code, "{what}: {e}");
+    e.message.clone()
 }

@@ -4,27 +4,18 @@
 use std::sync::{Arc, Mutex};
 
 use integration_tests::kit::{KitOptions, structured};
-use integration_tests::peer::{Conn, Era, HANG, RawPeer, SETUPS, Via, client_builder};
+use integration_tests::peer::*;
 use mcp_runtime::client::{ElicitationAnswer, ElicitationRequest, LogMessage, Progress};
 use mcp_runtime::{Client, LogLevel};
 use serde_json::{Value, json};
+use test_support::wait;
 
 const KIT: &str = env!("CARGO_BIN_EXE_kit_server");
 
 /// Calls `stats` until `done` holds for it (bounded by [`HANG`]).
 async fn stats_until(client: &Client, done: impl Fn(&Value) -> bool) -> Value {
-    let deadline = tokio::time::Instant::now() + HANG;
-    loop {
-        let s = structured(&client.call_tool("stats", json!({})).await.unwrap());
-        if done(&s) {
-            return s;
-        }
-        assert!(
-            tokio::time::Instant::now() < deadline,
-            "stats never got there: {s}"
-        );
-        tokio::time::sleep(std::time::Duration::from_millis(5)).await;
-    }
+    let stats = async || structured(&client.call_tool("stats", json!({})).await.unwrap());
+    wait::until("stats never got there", stats, done).await
 }
 
 #[tokio::test]
@@ -43,10 +34,7 @@ async fn progress_reaches_the_client_in_order_and_stops_at_the_response() {
         assert_eq!(r["structuredContent"], json!({"result": "counted to 3"}));
         // The tool's late report (from a task that outlives the call) is not sent; a later call
         // gives it time to show up if it were.
-        conn.client
-            .call_tool("slow", json!({"ms": 100}))
-            .await
-            .unwrap();
+        conn.call("slow", json!({"ms": 100})).await;
         let seen = seen.lock().unwrap().clone();
         let done: Vec<f64> = seen.iter().map(|p| p.progress).collect();
         assert_eq!(done, [1.0, 2.0, 3.0], "{via:?} {era:?}: {seen:?}");
@@ -58,16 +46,11 @@ async fn progress_reaches_the_client_in_order_and_stops_at_the_response() {
 
 #[tokio::test]
 async fn no_progress_is_sent_without_a_progress_token() {
-    for via in [Via::InProcess, Via::Stdio] {
+    for via in VIAS {
         for era in [Era::Handshake, Era::Stateless] {
-            let mut peer = RawPeer::kit(KIT, via, &KitOptions::default(), era);
+            let mut peer = raw_default(KIT, via, era);
             peer.open().await;
-            let id = peer
-                .request(
-                    "tools/call",
-                    json!({"name": "count", "arguments": {"steps": 3}}),
-                )
-                .await;
+            let id = peer.request_tool("count", json!({"steps": 3})).await;
             let (r, before) = peer.recv_response(&id).await;
             assert_eq!(
                 r["result"]["structuredContent"],
@@ -102,7 +85,7 @@ async fn logs_for(via: Via, era: Era, level: Option<LogLevel>) -> Vec<LogMessage
         builder = builder.log_level(level);
     }
     let conn = Conn::kit(KIT, via, &KitOptions::default(), builder).await;
-    let r = conn.client.call_tool("chatty", json!({})).await.unwrap();
+    let r = conn.call("chatty", json!({})).await;
     assert_eq!(r.first_text(), Some("logged"));
     conn.finish().await;
     seen.lock().unwrap().clone()
@@ -133,7 +116,7 @@ async fn log_messages_honour_the_level_the_client_chose() {
 #[tokio::test]
 async fn a_cancelled_call_is_dropped_and_gets_no_response() {
     for (via, era) in SETUPS {
-        let conn = Conn::kit(KIT, via, &KitOptions::default(), client_builder(era)).await;
+        let conn = Conn::plain(KIT, via, era).await;
         let pending = conn.client.send_request(
             "tools/call",
             json!({"name": "slow", "arguments": {"ms": 600000}}),
@@ -149,18 +132,11 @@ async fn a_cancelled_call_is_dropped_and_gets_no_response() {
             json!({"name": "watch_cancel", "arguments": {}}),
         );
         // Once the request is in flight (a later one has been answered), cancel it.
-        conn.client
-            .call_tool("echo", json!({"text": "x"}))
-            .await
-            .unwrap();
+        conn.call("echo", json!({"text": "x"})).await;
         watching.cancel("stop watching");
         stats_until(&conn.client, |s| s["saw_cancel"] == 1).await;
 
-        let r = conn
-            .client
-            .call_tool("add", json!({"a": 1, "b": 2}))
-            .await
-            .unwrap();
+        let r = conn.call("add", json!({"a": 1, "b": 2})).await;
         assert_eq!(structured(&r), json!({"result": 3}));
         assert_eq!(conn.client.unmatched_responses(), 0, "{via:?} {era:?}");
         conn.finish().await;
@@ -169,47 +145,31 @@ async fn a_cancelled_call_is_dropped_and_gets_no_response() {
 
 #[tokio::test]
 async fn no_response_follows_a_cancellation_on_the_wire() {
-    for via in [Via::InProcess, Via::Stdio] {
-        let mut peer = RawPeer::kit(KIT, via, &KitOptions::default(), Era::Stateless);
-        let slow = peer
-            .request(
-                "tools/call",
-                json!({"name": "slow", "arguments": {"ms": 600000}}),
-            )
-            .await;
+    for via in VIAS {
+        let mut peer = raw_default(KIT, via, Era::Stateless);
+        let slow = peer.request_tool("slow", json!({"ms": 600000})).await;
         let stats = |r: &Value, key: &str| r["result"]["structuredContent"][key].clone();
         let mut seen = Vec::new();
+        // One bound for both waits.
         let deadline = tokio::time::Instant::now() + HANG;
+        let left = || deadline.saturating_duration_since(tokio::time::Instant::now());
+        let mut poll = async || {
+            let r = peer.call_tool("stats", json!({})).await;
+            seen.push(r.clone());
+            r
+        };
         // Cancel once the tool runs (a request cancelled before that never starts the tool).
-        loop {
-            let r = peer
-                .call("tools/call", json!({"name": "stats", "arguments": {}}))
-                .await;
+        let started = |r: &Value| stats(r, "started") == 1;
+        wait::until_within("never started", left(), wait::POLL, &mut poll, started).await;
+        peer.cancel(&slow, Some("test")).await;
+        let mut poll = async || {
+            let r = peer.call_tool("stats", json!({})).await;
             seen.push(r.clone());
-            if stats(&r, "started") == 1 {
-                break;
-            }
-            assert!(tokio::time::Instant::now() < deadline, "never started: {r}");
-            tokio::time::sleep(std::time::Duration::from_millis(5)).await;
-        }
-        peer.send(
-            &json!({"jsonrpc": "2.0", "method": "notifications/cancelled",
-            "params": {"requestId": slow, "reason": "test"}}),
-        )
-        .await;
-        loop {
-            let r = peer
-                .call("tools/call", json!({"name": "stats", "arguments": {}}))
-                .await;
-            seen.push(r.clone());
-            if stats(&r, "dropped") == 1 {
-                break;
-            }
-            assert!(tokio::time::Instant::now() < deadline, "never dropped: {r}");
-            tokio::time::sleep(std::time::Duration::from_millis(5)).await;
-        }
-        let (rest, code) = peer.finish().await;
-        assert_eq!(code, 0);
+            r
+        };
+        let dropped = |r: &Value| stats(r, "dropped") == 1;
+        wait::until_within("never dropped", left(), wait::POLL, &mut poll, dropped).await;
+        let rest = peer.finish_ok().await;
         assert!(
             seen.iter().chain(&rest).all(|m| m["id"] != slow),
             "a response to the cancelled request: {rest:?}"
@@ -247,10 +207,8 @@ async fn elicitation_asks_the_user_through_the_client_in_both_eras() {
             let builder = client_builder(era).elicitation_handler(answering(answer, asked.clone()));
             let conn = Conn::kit(KIT, via, &KitOptions::default(), builder).await;
             let r = conn
-                .client
-                .call_tool("pick_color", json!({"prompt": "Favourite color?"}))
-                .await
-                .unwrap();
+                .call("pick_color", json!({"prompt": "Favourite color?"}))
+                .await;
             assert!(!r.is_error, "{via:?} {era:?}: {r:?}");
             assert_eq!(r.first_text(), Some(expected), "{via:?} {era:?}");
             let asked = asked.lock().unwrap().clone();
@@ -272,12 +230,8 @@ async fn elicitation_asks_the_user_through_the_client_in_both_eras() {
 #[tokio::test]
 async fn without_the_capability_elicitation_is_a_tool_error() {
     for (via, era) in SETUPS {
-        let conn = Conn::kit(KIT, via, &KitOptions::default(), client_builder(era)).await;
-        let r = conn
-            .client
-            .call_tool("pick_color", json!({}))
-            .await
-            .unwrap();
+        let conn = Conn::plain(KIT, via, era).await;
+        let r = conn.call("pick_color", json!({})).await;
         assert!(r.is_error);
         assert_eq!(
             r.first_text(),
@@ -291,8 +245,8 @@ async fn without_the_capability_elicitation_is_a_tool_error() {
 
 #[tokio::test]
 async fn a_stateless_elicitation_is_an_input_required_result() {
-    for via in [Via::InProcess, Via::Stdio] {
-        let mut peer = RawPeer::kit(KIT, via, &KitOptions::default(), Era::Stateless);
+    for via in VIAS {
+        let mut peer = raw_default(KIT, via, Era::Stateless);
         let mut meta = integration_tests::peer::envelope();
         meta["io.modelcontextprotocol/clientCapabilities"] = json!({"elicitation": {"form": {}}});
         let call = json!({"name": "pick_color", "arguments": {}, "_meta": meta});
@@ -312,8 +266,7 @@ async fn a_stateless_elicitation_is_an_input_required_result() {
             r["result"]["structuredContent"],
             json!({"result": "picked Red (sure: None)"})
         );
-        let (_, code) = peer.finish().await;
-        assert_eq!(code, 0);
+        peer.finish_ok().await;
     }
 }
 

@@ -2,21 +2,17 @@
 //! envelope, unknown and removed methods, and building a server.
 
 use integration_tests::kit::{self, KitOptions, NAMES};
-use integration_tests::peer::{Conn, Era, RawPeer, SETUPS, Via, client_builder, envelope};
+use integration_tests::peer::*;
 use mcp_runtime::error::codes;
 use mcp_runtime::{BuildError, Client, Server, ToolTable};
 use serde_json::{Value, json};
 
 const KIT: &str = env!("CARGO_BIN_EXE_kit_server");
 
-fn vias() -> [Via; 2] {
-    [Via::InProcess, Via::Stdio]
-}
-
 #[tokio::test]
 async fn the_opening_exchange_names_the_server_in_both_eras() {
     for (via, era) in SETUPS {
-        let conn = Conn::kit(KIT, via, &KitOptions::default(), client_builder(era)).await;
+        let conn = Conn::plain(KIT, via, era).await;
         let info = conn.client.server_info().expect("serverInfo").clone();
         assert_eq!(info.name, "kit", "{via:?} {era:?}");
         assert_eq!(info.version, "0.3.1");
@@ -56,7 +52,7 @@ async fn the_opening_exchange_names_the_server_in_both_eras() {
 
 #[tokio::test]
 async fn initialize_answers_a_supported_version_and_counters_others_with_the_latest() {
-    for via in vias() {
+    for via in VIAS {
         for (asked, answered) in [
             ("2025-03-26", "2025-03-26"),
             ("2025-06-18", "2025-06-18"),
@@ -101,23 +97,13 @@ async fn initialize_answers_a_supported_version_and_counters_others_with_the_lat
 
 #[tokio::test]
 async fn a_second_initialize_is_refused() {
-    for via in vias() {
-        let conn = Conn::kit(
-            KIT,
-            via,
-            &KitOptions::default(),
-            client_builder(Era::Handshake),
-        )
-        .await;
-        let err = conn
-            .client
-            .request(
-                "initialize",
-                json!({"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "x", "version": "1"}}),
-            )
-            .await
-            .unwrap_err();
-        assert_eq!(err.protocol().unwrap().code, codes::INVALID_REQUEST);
+    for via in VIAS {
+        let conn = Conn::plain(KIT, via, Era::Handshake).await;
+        let again = json!({"protocolVersion": "2025-11-25", "capabilities": {},
+            "clientInfo": {"name": "x", "version": "1"}});
+        let what = "a second initialize";
+        conn.refused("initialize", again, codes::INVALID_REQUEST, what)
+            .await;
         conn.client.ping().await.expect("still serving");
         conn.finish().await;
     }
@@ -126,14 +112,10 @@ async fn a_second_initialize_is_refused() {
 #[tokio::test]
 async fn unknown_methods_are_method_not_found_in_both_eras() {
     for (via, era) in SETUPS {
-        let conn = Conn::kit(KIT, via, &KitOptions::default(), client_builder(era)).await;
+        let conn = Conn::plain(KIT, via, era).await;
         for method in ["resources/list", "no/such/method", "prompts/get"] {
-            let err = conn.client.request(method, json!({})).await.unwrap_err();
-            assert_eq!(
-                err.protocol().unwrap().code,
-                codes::METHOD_NOT_FOUND,
-                "{method}"
-            );
+            conn.refused(method, json!({}), codes::METHOD_NOT_FOUND, method)
+                .await;
         }
         conn.finish().await;
     }
@@ -141,25 +123,16 @@ async fn unknown_methods_are_method_not_found_in_both_eras() {
 
 #[tokio::test]
 async fn methods_removed_in_the_stateless_era_are_method_not_found() {
-    for via in vias() {
-        let conn = Conn::kit(
-            KIT,
-            via,
-            &KitOptions::default(),
-            client_builder(Era::Stateless),
-        )
-        .await;
+    for via in VIAS {
+        let conn = Conn::plain(KIT, via, Era::Stateless).await;
         for method in ["ping", "logging/setLevel"] {
-            let err = conn
-                .client
-                .request(method, json!({"level": "info"}))
-                .await
-                .unwrap_err();
-            assert_eq!(
-                err.protocol().unwrap().code,
+            conn.refused(
+                method,
+                json!({"level": "info"}),
                 codes::METHOD_NOT_FOUND,
-                "{method}"
-            );
+                method,
+            )
+            .await;
         }
         conn.finish().await;
     }
@@ -167,9 +140,9 @@ async fn methods_removed_in_the_stateless_era_are_method_not_found() {
 
 #[tokio::test]
 async fn a_stateless_request_without_the_envelope_is_invalid_params() {
-    for via in vias() {
+    for via in VIAS {
         // A handshake-era raw peer that never sends `initialize`: requests go out as written.
-        let mut peer = RawPeer::kit(KIT, via, &KitOptions::default(), Era::Handshake);
+        let mut peer = raw_default(KIT, via, Era::Handshake);
         let cases = [
             ("tools/list", json!({})),
             ("server/discover", json!({})),
@@ -195,15 +168,14 @@ async fn a_stateless_request_without_the_envelope_is_invalid_params() {
         // The server keeps serving: the same request with the envelope works.
         let r = peer.call("tools/list", json!({"_meta": envelope()})).await;
         assert_eq!(r["result"]["tools"].as_array().unwrap().len(), NAMES.len());
-        let (_, code) = peer.finish().await;
-        assert_eq!(code, 0);
+        peer.finish_ok().await;
     }
 }
 
 #[tokio::test]
 async fn an_unsupported_stateless_version_is_32022_with_the_supported_list() {
-    for via in vias() {
-        let mut peer = RawPeer::kit(KIT, via, &KitOptions::default(), Era::Stateless);
+    for via in VIAS {
+        let mut peer = raw_default(KIT, via, Era::Stateless);
         for requested in ["2030-01-01", "2025-11-25"] {
             let mut meta = envelope();
             meta["io.modelcontextprotocol/protocolVersion"] = requested.into();
@@ -213,21 +185,14 @@ async fn an_unsupported_stateless_version_is_32022_with_the_supported_list() {
             let supported = r["error"]["data"]["supported"].as_array().unwrap();
             assert!(supported.contains(&json!("2026-07-28")), "{r}");
         }
-        let (_, code) = peer.finish().await;
-        assert_eq!(code, 0);
+        peer.finish_ok().await;
     }
 }
 
 #[tokio::test]
 async fn every_stateless_result_says_complete_and_names_the_server() {
-    for via in vias() {
-        let conn = Conn::kit(
-            KIT,
-            via,
-            &KitOptions::default(),
-            client_builder(Era::Stateless),
-        )
-        .await;
+    for via in VIAS {
+        let conn = Conn::plain(KIT, via, Era::Stateless).await;
         let list = conn.client.list_tools_page(None).await.unwrap();
         let call = conn
             .client
@@ -253,14 +218,8 @@ async fn every_stateless_result_says_complete_and_names_the_server() {
 
 #[tokio::test]
 async fn handshake_results_carry_no_stateless_fields() {
-    for via in vias() {
-        let conn = Conn::kit(
-            KIT,
-            via,
-            &KitOptions::default(),
-            client_builder(Era::Handshake),
-        )
-        .await;
+    for via in VIAS {
+        let conn = Conn::plain(KIT, via, Era::Handshake).await;
         let list = conn.client.list_tools_page(None).await.unwrap();
         let call = conn
             .client
@@ -278,22 +237,21 @@ async fn handshake_results_carry_no_stateless_fields() {
 
 #[tokio::test]
 async fn one_connection_serves_stateless_requests_after_a_handshake() {
-    for via in vias() {
-        let mut peer = RawPeer::kit(KIT, via, &KitOptions::default(), Era::Handshake);
+    for via in VIAS {
+        let mut peer = raw_default(KIT, via, Era::Handshake);
         peer.open().await;
         let plain = peer.call("tools/list", json!({})).await;
         assert!(plain["result"].get("resultType").is_none(), "{plain}");
         let stamped = peer.call("tools/list", json!({"_meta": envelope()})).await;
         assert_eq!(stamped["result"]["resultType"], "complete", "{stamped}");
-        let (_, code) = peer.finish().await;
-        assert_eq!(code, 0);
+        peer.finish_ok().await;
     }
 }
 
 #[tokio::test]
 async fn ping_answers_an_empty_object() {
-    for via in vias() {
-        let mut peer = RawPeer::kit(KIT, via, &KitOptions::default(), Era::Handshake);
+    for via in VIAS {
+        let mut peer = raw_default(KIT, via, Era::Handshake);
         // Before the handshake too.
         let r = peer.call("ping", json!({})).await;
         assert_eq!(r["result"], json!({}));

@@ -3,37 +3,20 @@
 //! errors, progress and log messages on the call's event stream.
 //!
 //! Needs `<repo>/.venv` with `mcp==2.3.0` (`bash .ci/python-venv`). Without it the test says why
-//! and passes, unless `MCP_INTEROP_REQUIRED=1` (set by `.ci/run`).
+//! and passes, unless `MCP_INTEROP_REQUIRED` is set to any non-empty value (`.ci/run` sets it).
 
-use std::process::Command;
+use integration_tests::python::{lines_starting, python_with_sdk, run_script};
 
 #[test]
 fn official_python_client_over_http_in_legacy_and_auto_modes() {
-    let Some(python) = integration_tests::python::python_with_sdk() else {
+    let Some(python) = python_with_sdk() else {
         return;
     };
-    let repo = integration_tests::python::repo();
-    let out = Command::new(&python)
-        .arg(repo.join("tests/py/http_interop.py"))
-        .arg(env!("CARGO_BIN_EXE_http_replica"))
-        .env("PYTHONUNBUFFERED", "1")
-        .env("RUST_LOG", "warn")
-        .output()
-        .expect("run the Python client");
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    println!("{stdout}");
-    eprintln!("{}", String::from_utf8_lossy(&out.stderr));
-    let summary = stdout
-        .lines()
-        .find_map(|l| l.strip_prefix("summary: "))
-        .unwrap_or_else(|| panic!("the script printed no summary (exit {:?})", out.status));
-    assert!(out.status.success(), "interop failures: {summary}");
-    assert!(summary.ends_with(", 0 failed"), "{summary}");
-    let legacy = stdout
-        .lines()
-        .filter(|l| l.starts_with("ok legacy "))
-        .count();
-    let auto = stdout.lines().filter(|l| l.starts_with("ok auto ")).count();
-    assert_eq!(legacy, 9, "{stdout}");
-    assert_eq!(auto, 9, "{stdout}");
+    let stdout = run_script(
+        &python,
+        "tests/py/http_interop.py",
+        &[env!("CARGO_BIN_EXE_http_replica")],
+    );
+    assert_eq!(lines_starting(&stdout, "ok legacy "), 9, "{stdout}");
+    assert_eq!(lines_starting(&stdout, "ok auto "), 9, "{stdout}");
 }

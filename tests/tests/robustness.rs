@@ -3,7 +3,7 @@
 //! eras.
 
 use integration_tests::kit::{KitOptions, structured};
-use integration_tests::peer::{Conn, Era, RawPeer, SETUPS, Via, client_builder};
+use integration_tests::peer::*;
 use mcp_runtime::error::codes;
 use serde_json::{Value, json};
 
@@ -16,12 +16,7 @@ async fn rejected(peer: &mut RawPeer, line: &[u8], code: i64) -> Value {
     let r = peer.recv().await;
     assert_eq!(r["error"]["code"], code, "{r}");
     assert_eq!(r["id"], Value::Null, "{r}");
-    let ok = peer
-        .call(
-            "tools/call",
-            json!({"name": "add", "arguments": {"a": 1, "b": 1}}),
-        )
-        .await;
+    let ok = peer.call_tool("add", json!({"a": 1, "b": 1})).await;
     assert_eq!(
         ok["result"]["structuredContent"],
         json!({"result": 2}),
@@ -37,7 +32,7 @@ async fn lines_that_are_not_messages_get_an_error_and_the_server_keeps_serving()
             max_message_bytes: Some(4096),
             ..Default::default()
         };
-        let mut peer = RawPeer::kit(KIT, via, &options, era);
+        let mut peer = raw_kit(KIT, via, &options, era);
         peer.open().await;
 
         let r = rejected(&mut peer, &vec![b'x'; 10_000], codes::INVALID_REQUEST).await;
@@ -114,12 +109,7 @@ async fn lines_that_are_not_messages_get_an_error_and_the_server_keeps_serving()
         // Blank lines are skipped without an answer.
         peer.send_line(b"").await;
         peer.send_line(b"   ").await;
-        let r = peer
-            .call(
-                "tools/call",
-                json!({"name": "echo", "arguments": {"text": "after"}}),
-            )
-            .await;
+        let r = peer.call_tool("echo", json!({"text": "after"})).await;
         assert_eq!(r["result"]["content"][0]["text"], "after", "{r}");
 
         let (rest, code) = peer.finish().await;
@@ -130,17 +120,12 @@ async fn lines_that_are_not_messages_get_an_error_and_the_server_keeps_serving()
 
 #[tokio::test]
 async fn the_default_limit_is_four_mebibytes() {
-    for via in [Via::InProcess, Via::Stdio] {
-        let mut peer = RawPeer::kit(KIT, via, &KitOptions::default(), Era::Handshake);
+    for via in VIAS {
+        let mut peer = raw_default(KIT, via, Era::Handshake);
         peer.open().await;
         // Just under the limit: served.
         let text = "z".repeat(4 * 1024 * 1024 - 200);
-        let r = peer
-            .call(
-                "tools/call",
-                json!({"name": "echo", "arguments": {"text": text}}),
-            )
-            .await;
+        let r = peer.call_tool("echo", json!({"text": text})).await;
         assert_eq!(
             r["result"]["content"][0]["text"].as_str().map(str::len),
             Some(text.len())
@@ -151,28 +136,17 @@ async fn the_default_limit_is_four_mebibytes() {
             "z".repeat(4 * 1024 * 1024)
         );
         rejected(&mut peer, line.as_bytes(), codes::INVALID_REQUEST).await;
-        let (_, code) = peer.finish().await;
-        assert_eq!(code, 0);
+        peer.finish_ok().await;
     }
 }
 
 #[tokio::test]
 async fn end_of_input_lets_calls_in_flight_finish_then_exits_cleanly() {
     for (via, era) in SETUPS {
-        let mut peer = RawPeer::kit(KIT, via, &KitOptions::default(), era);
+        let mut peer = raw_default(KIT, via, era);
         peer.open().await;
-        let a = peer
-            .request(
-                "tools/call",
-                json!({"name": "slow", "arguments": {"ms": 300}}),
-            )
-            .await;
-        let b = peer
-            .request(
-                "tools/call",
-                json!({"name": "add", "arguments": {"a": 2, "b": 3}}),
-            )
-            .await;
+        let a = peer.request_tool("slow", json!({"ms": 300})).await;
+        let b = peer.request_tool("add", json!({"a": 2, "b": 3})).await;
         let (rest, code) = peer.finish().await;
         assert_eq!(code, 0, "{via:?} {era:?}");
         let by_id = |id: &Value| rest.iter().find(|m| &m["id"] == id).cloned();
@@ -190,8 +164,8 @@ async fn end_of_input_lets_calls_in_flight_finish_then_exits_cleanly() {
 
 #[tokio::test]
 async fn end_of_input_fails_a_pending_elicitation_instead_of_waiting_forever() {
-    for via in [Via::InProcess, Via::Stdio] {
-        let mut peer = RawPeer::kit(KIT, via, &KitOptions::default(), Era::Handshake);
+    for via in VIAS {
+        let mut peer = raw_default(KIT, via, Era::Handshake);
         peer.send(
             &json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
             "protocolVersion": "2025-11-25", "capabilities": {"elicitation": {}},
@@ -199,9 +173,7 @@ async fn end_of_input_fails_a_pending_elicitation_instead_of_waiting_forever() {
         )
         .await;
         peer.recv().await;
-        let id = peer
-            .request("tools/call", json!({"name": "pick_color", "arguments": {}}))
-            .await;
+        let id = peer.request_tool("pick_color", json!({})).await;
         let asked = peer.recv().await;
         assert_eq!(asked["method"], "elicitation/create", "{asked}");
         // The client goes away without answering.
@@ -223,28 +195,20 @@ async fn a_call_past_the_timeout_is_an_error_result_and_the_tool_is_dropped() {
             ..Default::default()
         };
         let conn = Conn::kit(KIT, via, &options, client_builder(era)).await;
-        let r = conn
-            .client
-            .call_tool("slow", json!({"ms": 600000}))
-            .await
-            .unwrap();
+        let r = conn.call("slow", json!({"ms": 600000})).await;
         assert!(r.is_error);
         assert_eq!(
             r.first_text(),
             Some("Error executing tool slow: timed out after 200ms")
         );
-        let s = structured(&conn.client.call_tool("stats", json!({})).await.unwrap());
+        let s = structured(&conn.call("stats", json!({})).await);
         assert_eq!(
             (s["dropped"].clone(), s["running"].clone()),
             (json!(1), json!(0)),
             "{s}"
         );
         // Quick calls are unaffected.
-        let r = conn
-            .client
-            .call_tool("slow", json!({"ms": 1}))
-            .await
-            .unwrap();
+        let r = conn.call("slow", json!({"ms": 1})).await;
         assert_eq!(r.first_text(), Some("slept 1ms"));
         conn.finish().await;
     }
@@ -264,7 +228,7 @@ async fn calls_over_the_cap_wait_and_none_is_lost() {
             let r = r.unwrap();
             assert_eq!(r.first_text(), Some(format!("slept {}ms", 20 + i).as_str()));
         }
-        let s = structured(&conn.client.call_tool("stats", json!({})).await.unwrap());
+        let s = structured(&conn.call("stats", json!({})).await);
         assert_eq!(s["started"], 8);
         assert_eq!(s["finished"], 8);
         let max = s["max_running"].as_u64().unwrap();
@@ -275,20 +239,10 @@ async fn calls_over_the_cap_wait_and_none_is_lost() {
 
 #[tokio::test]
 async fn requests_are_answered_as_they_complete_not_in_arrival_order() {
-    for via in [Via::InProcess, Via::Stdio] {
-        let mut peer = RawPeer::kit(KIT, via, &KitOptions::default(), Era::Stateless);
-        let slow = peer
-            .request(
-                "tools/call",
-                json!({"name": "slow", "arguments": {"ms": 600000}}),
-            )
-            .await;
-        let quick = peer
-            .request(
-                "tools/call",
-                json!({"name": "add", "arguments": {"a": 1, "b": 2}}),
-            )
-            .await;
+    for via in VIAS {
+        let mut peer = raw_default(KIT, via, Era::Stateless);
+        let slow = peer.request_tool("slow", json!({"ms": 600000})).await;
+        let quick = peer.request_tool("add", json!({"a": 1, "b": 2})).await;
         let (r, before) = peer.recv_response(&quick).await;
         assert_eq!(r["result"]["structuredContent"], json!({"result": 3}));
         assert!(before.iter().all(|m| m["id"] != slow), "{before:?}");
@@ -297,7 +251,6 @@ async fn requests_are_answered_as_they_complete_not_in_arrival_order() {
             "params": {"requestId": slow}}),
         )
         .await;
-        let (_, code) = peer.finish().await;
-        assert_eq!(code, 0);
+        peer.finish_ok().await;
     }
 }

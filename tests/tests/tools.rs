@@ -1,7 +1,7 @@
 //! `tools/list` and `tools/call` in both eras, in memory and over stdio.
 
 use integration_tests::kit::{KitOptions, NAMES, structured};
-use integration_tests::peer::{Conn, Era, RawPeer, SETUPS, client_builder};
+use integration_tests::peer::*;
 use mcp_runtime::error::codes;
 use serde_json::{Value, json};
 
@@ -17,7 +17,7 @@ fn names(tools: &[Value]) -> Vec<String> {
 #[tokio::test]
 async fn the_listing_is_the_tables_order_in_one_page_by_default() {
     for (via, era) in SETUPS {
-        let conn = Conn::kit(KIT, via, &KitOptions::default(), client_builder(era)).await;
+        let conn = Conn::plain(KIT, via, era).await;
         let page = conn.client.list_tools_page(None).await.unwrap();
         assert!(page.get("nextCursor").is_none(), "{page}");
         let tools = page["tools"].as_array().unwrap();
@@ -80,16 +80,13 @@ async fn an_invalid_cursor_is_invalid_params() {
             json!("tools-ff"),
             json!(7),
         ] {
-            let err = conn
-                .client
-                .request("tools/list", json!({"cursor": cursor}))
-                .await
-                .unwrap_err();
-            assert_eq!(
-                err.protocol().unwrap().code,
+            conn.refused(
+                "tools/list",
+                json!({"cursor": cursor}),
                 codes::INVALID_PARAMS,
-                "{cursor}"
-            );
+                &format!("{cursor}"),
+            )
+            .await;
         }
         conn.finish().await;
     }
@@ -98,20 +95,12 @@ async fn an_invalid_cursor_is_invalid_params() {
 #[tokio::test]
 async fn a_call_returns_the_tools_result() {
     for (via, era) in SETUPS {
-        let conn = Conn::kit(KIT, via, &KitOptions::default(), client_builder(era)).await;
-        let r = conn
-            .client
-            .call_tool("add", json!({"a": 2, "b": 40}))
-            .await
-            .unwrap();
+        let conn = Conn::plain(KIT, via, era).await;
+        let r = conn.call("add", json!({"a": 2, "b": 40})).await;
         assert!(!r.is_error);
         assert_eq!(structured(&r), json!({"result": 42}));
         assert_eq!(r.first_text(), Some("42"));
-        let r = conn
-            .client
-            .call_tool("echo", json!({"text": "line\nbreak"}))
-            .await
-            .unwrap();
+        let r = conn.call("echo", json!({"text": "line\nbreak"})).await;
         assert_eq!(r.first_text(), Some("line\nbreak"));
         conn.finish().await;
     }
@@ -120,12 +109,10 @@ async fn a_call_returns_the_tools_result() {
 #[tokio::test]
 async fn a_tool_error_is_a_result_the_model_reads() {
     for (via, era) in SETUPS {
-        let conn = Conn::kit(KIT, via, &KitOptions::default(), client_builder(era)).await;
+        let conn = Conn::plain(KIT, via, era).await;
         let r = conn
-            .client
-            .call_tool("fail", json!({"message": "No task with ID T-9."}))
-            .await
-            .unwrap();
+            .call("fail", json!({"message": "No task with ID T-9."}))
+            .await;
         assert!(r.is_error);
         assert_eq!(
             r.first_text(),
@@ -139,12 +126,8 @@ async fn a_tool_error_is_a_result_the_model_reads() {
 #[tokio::test]
 async fn arguments_that_break_the_schema_are_an_error_result() {
     for (via, era) in SETUPS {
-        let conn = Conn::kit(KIT, via, &KitOptions::default(), client_builder(era)).await;
-        let r = conn
-            .client
-            .call_tool("add", json!({"a": "two", "b": 1}))
-            .await
-            .unwrap();
+        let conn = Conn::plain(KIT, via, era).await;
+        let r = conn.call("add", json!({"a": "two", "b": 1})).await;
         assert!(r.is_error, "{r:?}");
         assert!(r.first_text().unwrap().contains("add"), "{r:?}");
         conn.finish().await;
@@ -154,20 +137,16 @@ async fn arguments_that_break_the_schema_are_an_error_result() {
 #[tokio::test]
 async fn a_panicking_tool_is_hidden_and_the_server_keeps_serving() {
     for (via, era) in SETUPS {
-        let conn = Conn::kit(KIT, via, &KitOptions::default(), client_builder(era)).await;
+        let conn = Conn::plain(KIT, via, era).await;
         for _ in 0..2 {
-            let r = conn.client.call_tool("explode", json!({})).await.unwrap();
+            let r = conn.call("explode", json!({})).await;
             assert!(r.is_error);
             assert_eq!(r.first_text(), Some("Error executing tool explode"));
             let raw = format!("{r:?}");
             assert!(!raw.contains("secret"), "{raw}");
             assert!(r.meta.as_ref().unwrap()["errorId"].is_string());
         }
-        let r = conn
-            .client
-            .call_tool("add", json!({"a": 1, "b": 1}))
-            .await
-            .unwrap();
+        let r = conn.call("add", json!({"a": 1, "b": 1})).await;
         assert_eq!(structured(&r), json!({"result": 2}));
         let status = conn.finish().await;
         assert!(status.is_none_or(|s| s.success()), "{status:?}");
@@ -177,23 +156,20 @@ async fn a_panicking_tool_is_hidden_and_the_server_keeps_serving() {
 #[tokio::test]
 async fn a_call_without_a_string_name_or_with_non_object_arguments_is_invalid_params() {
     for (via, era) in SETUPS {
-        let conn = Conn::kit(KIT, via, &KitOptions::default(), client_builder(era)).await;
+        let conn = Conn::plain(KIT, via, era).await;
         for params in [
             json!({"arguments": {}}),
             json!({"name": 7, "arguments": {}}),
             json!({"name": "add", "arguments": [1, 2]}),
             json!({"name": "add", "arguments": "a=1"}),
         ] {
-            let err = conn
-                .client
-                .request("tools/call", params.clone())
-                .await
-                .unwrap_err();
-            assert_eq!(
-                err.protocol().unwrap().code,
+            conn.refused(
+                "tools/call",
+                params.clone(),
                 codes::INVALID_PARAMS,
-                "{params}"
-            );
+                &format!("{params}"),
+            )
+            .await;
         }
         conn.finish().await;
     }
@@ -202,12 +178,8 @@ async fn a_call_without_a_string_name_or_with_non_object_arguments_is_invalid_pa
 #[tokio::test]
 async fn an_unknown_tool_is_an_error_result_listing_the_valid_names() {
     for (via, era) in SETUPS {
-        let conn = Conn::kit(KIT, via, &KitOptions::default(), client_builder(era)).await;
-        let r = conn
-            .client
-            .call_tool("delete_task", json!({}))
-            .await
-            .unwrap();
+        let conn = Conn::plain(KIT, via, era).await;
+        let r = conn.call("delete_task", json!({})).await;
         assert!(r.is_error);
         // The first block is the Python SDK's exact text; the second lists the valid names.
         assert_eq!(r.first_text(), Some("Unknown tool: delete_task"));
@@ -228,45 +200,26 @@ async fn the_unknown_tool_policy_can_make_it_a_protocol_error() {
             ..Default::default()
         };
         let conn = Conn::kit(KIT, via, &options, client_builder(era)).await;
-        let err = conn
-            .client
-            .call_tool("delete_task", json!({}))
-            .await
-            .unwrap_err();
-        let e = err.protocol().unwrap();
-        assert_eq!(e.code, codes::INVALID_PARAMS);
-        assert!(e.message.contains("Unknown tool: delete_task"), "{e}");
+        let outcome = conn.client.call_tool("delete_task", json!({})).await;
+        let message = refused_with(outcome, codes::INVALID_PARAMS, "delete_task");
+        assert!(message.contains("Unknown tool: delete_task"), "{message}");
         conn.finish().await;
     }
 }
 
 #[tokio::test]
 async fn tools_calls_before_the_handshake_are_refused_and_after_it_served() {
-    for via in [
-        integration_tests::peer::Via::InProcess,
-        integration_tests::peer::Via::Stdio,
-    ] {
-        let mut peer = RawPeer::kit(KIT, via, &KitOptions::default(), Era::Handshake);
-        let r = peer
-            .call(
-                "tools/call",
-                json!({"name": "add", "arguments": {"a": 1, "b": 2}}),
-            )
-            .await;
+    for via in VIAS {
+        let mut peer = raw_default(KIT, via, Era::Handshake);
+        let r = peer.call_tool("add", json!({"a": 1, "b": 2})).await;
         assert_eq!(r["error"]["code"], codes::INVALID_PARAMS, "{r}");
         peer.open().await;
-        let r = peer
-            .call(
-                "tools/call",
-                json!({"name": "add", "arguments": {"a": 1, "b": 2}}),
-            )
-            .await;
+        let r = peer.call_tool("add", json!({"a": 1, "b": 2})).await;
         assert_eq!(
             r["result"]["structuredContent"],
             json!({"result": 3}),
             "{r}"
         );
-        let (_, code) = peer.finish().await;
-        assert_eq!(code, 0);
+        peer.finish_ok().await;
     }
 }

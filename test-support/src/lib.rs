@@ -1,0 +1,30 @@
+//! What the workspace's tests share, so that each test file holds only what it checks:
+//!
+//! - [`stdio`]: a child process (or an in-memory server) spoken to in line-delimited JSON-RPC;
+//! - [`http`]: a [`mcp_runtime::Server`] served on `127.0.0.1:0`, its URL and handle;
+//! - [`python`]: the project's `.venv` Python with the official SDK, or a skip (a failure under
+//!   `MCP_INTEROP_REQUIRED`);
+//! - [`golden`]: a text compared with a committed file, a unified diff on mismatch;
+//! - [`wait`]: polling until a condition holds, bounded in time;
+//! - [`tasks`]: the task-tracker fixture (`Priority`, `Task`, `Store`) that several tool tests use.
+
+pub mod golden;
+pub mod http;
+pub mod python;
+pub mod stdio;
+pub mod tasks;
+pub mod wait;
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+/// A safety net, not a timing assertion: a test that waits this long has hung.
+pub const HANG: Duration = Duration::from_secs(30);
+
+/// The repository's root.
+pub fn repo() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("test-support sits in the repository's root")
+        .to_path_buf()
+}
