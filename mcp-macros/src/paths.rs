@@ -69,6 +69,7 @@ private_paths! {
     bound_is_whole => bound_is_whole;
     injected_once => InjectedOnce;
     boxed_send => boxed_send;
+    boxed_blocking => boxed_blocking;
     same_name => same_name;
     /// `Option`, named absolutely so that a user type called `Option` cannot capture it.
     option => std::option::Option;

@@ -73,7 +73,7 @@ pub mod error;
 pub mod protocol;
 
 #[doc(hidden)]
-#[path = "private/mod.rs"]
+#[path = "private.rs"]
 pub mod __private;
 
 pub use client::{Client, ClientBuilder, ClientError};

@@ -3,7 +3,7 @@
 //! under `pass/`. Refresh with `TRYBUILD=overwrite` and review the diff.
 //!
 //! Compiler output changes between releases, so the test runs only on the toolchain pinned in
-//! `rust-toolchain.toml` and says so when it skips.
+//! `rust-toolchain.toml` and says so when it skips; under CI (`CI` set) another toolchain fails.
 
 const PINNED: &str = "1.95.0";
 
@@ -16,10 +16,16 @@ fn ui() {
         .map(|o| String::from_utf8_lossy(&o.stdout).into_owned())
         .unwrap_or_default();
     if !version.starts_with(&format!("rustc {PINNED} ")) {
-        eprintln!(
-            "skipping UI tests: they are pinned to rustc {PINNED}, this is `{}`",
+        let why = format!(
+            "UI tests are pinned to rustc {PINNED}, this is `{}`",
             version.trim()
         );
+        // CI must run them: a skip there would hide every compile-error regression.
+        assert!(
+            std::env::var_os("CI").is_none_or(|v| v.is_empty()),
+            "{why}; CI is set, so this fails instead of skipping"
+        );
+        eprintln!("skipping: {why}");
         return;
     }
     let t = trybuild::TestCases::new();

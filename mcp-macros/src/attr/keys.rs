@@ -9,6 +9,7 @@ pub(super) const DESCRIPTION: &str = "description";
 pub(super) const READ_ONLY: &str = "read_only";
 pub(super) const DESTRUCTIVE: &str = "destructive";
 pub(super) const IDEMPOTENT: &str = "idempotent";
+pub(super) const INLINE: &str = "inline";
 pub(super) const OPEN_WORLD: &str = "open_world";
 pub(super) const CRATE: &str = "crate";
 
@@ -38,6 +39,7 @@ pub(super) const TOOL_KEYS: &[&str] = &[
     DESTRUCTIVE,
     IDEMPOTENT,
     OPEN_WORLD,
+    INLINE,
     CRATE,
 ];
 

@@ -5,8 +5,8 @@ use syn::punctuated::Punctuated;
 use syn::{Meta, Token};
 
 use super::keys::{
-    CRATE, DESCRIPTION, DESTRUCTIVE, IDEMPOTENT, NAME, OPEN_WORLD, READ_ONLY, TITLE, TOOL_KEYS,
-    path_text, unknown_key,
+    CRATE, DESCRIPTION, DESTRUCTIVE, IDEMPOTENT, INLINE, NAME, OPEN_WORLD, READ_ONLY, TITLE,
+    TOOL_KEYS, path_text, unknown_key,
 };
 use super::slot::Attr;
 use super::value::{parse_bool, parse_crate, parse_str};
@@ -21,6 +21,8 @@ pub(crate) struct ToolAttrs {
     pub destructive: Attr<bool>,
     pub idempotent: Attr<bool>,
     pub open_world: Attr<bool>,
+    /// Run a synchronous body on the task that serves the request instead of the blocking pool.
+    pub inline: Attr<bool>,
     pub krate: Attr<TokenStream>,
 }
 
@@ -34,6 +36,7 @@ impl ToolAttrs {
             destructive: Attr::none(DESTRUCTIVE),
             idempotent: Attr::none(IDEMPOTENT),
             open_world: Attr::none(OPEN_WORLD),
+            inline: Attr::none(INLINE),
             krate: Attr::none(CRATE),
         };
         if tokens.is_empty() {
@@ -70,6 +73,11 @@ impl ToolAttrs {
                 READ_ONLY => {
                     if let Some(v) = parse_bool(cx, meta) {
                         attrs.read_only.set(cx, key, v);
+                    }
+                }
+                INLINE => {
+                    if let Some(v) = parse_bool(cx, meta) {
+                        attrs.inline.set(cx, key, v);
                     }
                 }
                 DESTRUCTIVE => {

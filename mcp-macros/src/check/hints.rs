@@ -17,3 +17,18 @@ pub(super) fn check_hints(cx: &Ctxt, tool: &ToolFn) {
         );
     }
 }
+
+/// `inline` moves a synchronous body off the blocking pool; an async body is polled on the
+/// request's task already, so the key would say nothing.
+pub(super) fn check_inline(cx: &Ctxt, tool: &ToolFn) {
+    if let Some(inline) = tool.attrs.inline.get()
+        && inline.value
+        && tool.is_async()
+    {
+        let key = tool.attrs.inline.key_span().unwrap_or(inline.span);
+        cx.error_at(
+            key,
+            "`inline` applies to synchronous tools: an async tool is already polled on the task that serves the request; remove `inline`",
+        );
+    }
+}

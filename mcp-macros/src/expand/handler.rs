@@ -105,8 +105,13 @@ pub fn expand_handler(tool: &ToolFn, paths: &Paths) -> TokenStream {
         );
         args.set_span(span);
         quote!(#path #args)
-    } else {
+    } else if tool.attrs.inline.get().is_some_and(|i| i.value) {
         quote!(#boxed(async move { #body }))
+    } else {
+        // A synchronous body runs on the blocking pool, so that a slow one never stops the
+        // server from reading: the arguments are taken, and the result converted, there too.
+        let boxed_blocking = paths.boxed_blocking();
+        quote!(#boxed_blocking(move || { #body }))
     };
     quote! {
         fn __mcp_handler(

@@ -7,12 +7,14 @@
 //! | [`table`] | [`ToolTable`]: the tools in declaration order, looked up by name |
 //! | [`call`] | the one call path every transport ends in; error hiding and panic capture |
 //! | [`output`] | return types → outputSchema and the call result |
+//! | [`handler`] | what a generated handler calls at run time (through `__private`) |
 //! | `panic.rs` | panics contained: in tool bodies and in the handling of every request |
 //! | [`content`] | content blocks and [`CallToolResult`] on the wire |
 //! | [`state`] | [`StateMap`]: server state a tool borrows as `&T` |
 
 pub mod call;
 pub mod content;
+pub mod handler;
 pub mod output;
 pub(crate) mod panic;
 pub mod spec;

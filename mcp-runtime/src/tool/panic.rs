@@ -26,11 +26,15 @@ pub(crate) async fn catch<F: Future + Unpin>(fut: F) -> Result<F::Output, Panick
     AssertUnwindSafe(Contained { inner: fut })
         .catch_unwind()
         .await
-        .map_err(|payload| Panicked {
-            message: panic_message(&*payload),
-            location: LAST_PANIC
-                .with(|p| p.borrow_mut().take())
-                .unwrap_or_else(|| "unknown location".into()),
+        .map_err(|payload| match payload.downcast::<Panicked>() {
+            // Caught on another thread (a synchronous body on the blocking pool) and carried here.
+            Ok(panicked) => *panicked,
+            Err(payload) => Panicked {
+                message: panic_message(&*payload),
+                location: LAST_PANIC
+                    .with(|p| p.borrow_mut().take())
+                    .unwrap_or_else(|| "unknown location".into()),
+            },
         })
 }
 
