@@ -15,6 +15,9 @@ use crate::tool::call::UnknownToolPolicy;
 use crate::tool::state::StateMap;
 use crate::tool::table::ToolTable;
 
+/// The default bound on the responses a stream connection holds unwritten: 1,024.
+pub const DEFAULT_MAX_QUEUED_RESPONSES: usize = 1024;
+
 /// The default limit on one incoming message: 4 MiB.
 pub const DEFAULT_MAX_MESSAGE_BYTES: usize = 4 * 1024 * 1024;
 
@@ -31,6 +34,10 @@ pub struct ServerOptions {
     pub max_concurrent_calls: Option<usize>,
     /// The longest incoming message a transport accepts, in bytes.
     pub max_message_bytes: usize,
+    /// How many responses a stream connection (stdio, in-process) holds unwritten before it
+    /// stops reading requests: a client that does not read its answers gets backpressure, not
+    /// an ever-growing queue.
+    pub max_queued_responses: usize,
     /// `ttlMs` of stateless `tools/list` and `server/discover` results.
     pub list_ttl: Duration,
     /// Declare the prompts, resources and completions capabilities and answer their list
@@ -46,6 +53,7 @@ impl Default for ServerOptions {
             call_timeout: None,
             max_concurrent_calls: None,
             max_message_bytes: DEFAULT_MAX_MESSAGE_BYTES,
+            max_queued_responses: DEFAULT_MAX_QUEUED_RESPONSES,
             list_ttl: Duration::ZERO,
             empty_prompts_and_resources: false,
         }
@@ -182,6 +190,13 @@ impl ServerBuilder {
         self
     }
 
+    /// How many responses a stdio (or in-process) connection holds unwritten before it stops
+    /// reading requests (default 1,024): the bound on what a client that does not read costs.
+    pub fn max_queued_responses(mut self, n: usize) -> Self {
+        self.options.max_queued_responses = n;
+        self
+    }
+
     /// `ttlMs` of stateless `tools/list` and `server/discover` results (default 0).
     pub fn list_ttl(mut self, ttl: Duration) -> Self {
         self.options.list_ttl = ttl;
@@ -223,6 +238,11 @@ impl ServerBuilder {
         if self.options.max_concurrent_calls == Some(0) {
             problems.push(BuildError::InvalidOption(
                 "max_concurrent_calls must be at least 1".into(),
+            ));
+        }
+        if self.options.max_queued_responses == 0 {
+            problems.push(BuildError::InvalidOption(
+                "max_queued_responses must be at least 1".into(),
             ));
         }
         if self.options.max_message_bytes == 0 {

@@ -67,7 +67,10 @@ mod tools;
 
 use tools::Scope;
 
-pub use builder::{BuildError, DEFAULT_MAX_MESSAGE_BYTES, ServerBuilder, ServerOptions};
+pub use builder::{
+    BuildError, DEFAULT_MAX_MESSAGE_BYTES, DEFAULT_MAX_QUEUED_RESPONSES, ServerBuilder,
+    ServerOptions,
+};
 pub(crate) use reply::{Reply, ReplyBody};
 
 /// A server: the tool table, the state tools borrow, the server's identity and its options.

@@ -127,12 +127,15 @@ fn encode_into(buf: &mut Vec<u8>, message: &Value) {
 enum Outbound {
     Reply(Reply),
     Encoded(Vec<u8>),
+    /// The error response to a line that is not a message.
+    Rejection(Value),
 }
 
 impl Outbound {
     fn encode_into(self, buf: &mut Vec<u8>) {
         match self {
             Outbound::Encoded(line) => buf.extend_from_slice(&line),
+            Outbound::Rejection(value) => encode_into(buf, &value),
             Outbound::Reply(reply) => {
                 let start = buf.len();
                 // serde_json escapes control characters inside strings: the line has no raw newline.
@@ -224,7 +227,10 @@ impl Server {
         // Responses to requests, still typed (or already encoded, see
         // `Server::encoded_list_response`): the writer encodes them into its buffer. Messages
         // the server originates (notifications, its own requests) arrive on `outgoing`.
-        let (replies_tx, mut replies) = tokio::sync::mpsc::unbounded_channel::<Outbound>();
+        // Bounded: when the client stops reading, the writer stops, the queue fills, and the
+        // reader waits for room before it reads the next request (backpressure).
+        let (replies_tx, mut replies) =
+            tokio::sync::mpsc::channel::<Outbound>(self.options().max_queued_responses);
         let (drained_tx, mut drained_rx) = oneshot::channel::<()>();
         let max = self.options().max_message_bytes;
 
@@ -242,7 +248,7 @@ impl Server {
                 };
                 if let Some(response) = reject_line(&line, max) {
                     tracing::warn!(error = %response["error"]["message"], "rejected an incoming line");
-                    conn.send(response);
+                    let _ = replies_tx.send(Outbound::Rejection(response)).await;
                     continue;
                 }
                 let Line::Complete(bytes) = line else {
@@ -255,20 +261,20 @@ impl Server {
                     Ok(Incoming::Request(req))
                         if let Some(line) = self.encoded_list_response(&req, &conn) =>
                     {
-                        let _ = replies_tx.send(Outbound::Encoded(line));
+                        let _ = replies_tx.send(Outbound::Encoded(line)).await;
                     }
                     Ok(message) => {
                         let mut response = self.reply(message, &conn);
                         match poll_once(&mut response) {
                             Poll::Ready(Some(r)) => {
-                                let _ = replies_tx.send(Outbound::Reply(r));
+                                let _ = replies_tx.send(Outbound::Reply(r)).await;
                             }
                             Poll::Ready(None) => {}
                             Poll::Pending => {
                                 let replies_tx = replies_tx.clone();
                                 tasks.spawn(async move {
                                     if let Some(r) = response.await {
-                                        let _ = replies_tx.send(Outbound::Reply(r));
+                                        let _ = replies_tx.send(Outbound::Reply(r)).await;
                                     }
                                 });
                             }
@@ -276,7 +282,9 @@ impl Server {
                     }
                     Err(rejected) => {
                         tracing::warn!(error = %rejected.error, "rejected an incoming message");
-                        conn.send(rejected.to_response());
+                        let _ = replies_tx
+                            .send(Outbound::Rejection(rejected.to_response()))
+                            .await;
                     }
                 }
                 while tasks.try_join_next().is_some() {}
