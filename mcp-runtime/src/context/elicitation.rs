@@ -36,6 +36,8 @@ pub enum ElicitError {
     InvalidResponse(String),
     /// The connection closed before the answer arrived.
     Disconnected,
+    /// No answer came within the server's `client_request_timeout`.
+    TimedOut(std::time::Duration),
 }
 
 impl std::fmt::Display for ElicitError {
@@ -47,6 +49,9 @@ impl std::fmt::Display for ElicitError {
             ElicitError::Client(e) => write!(f, "the client refused the elicitation: {e}"),
             ElicitError::InvalidResponse(m) => write!(f, "invalid elicitation response: {m}"),
             ElicitError::Disconnected => f.write_str("the client disconnected"),
+            ElicitError::TimedOut(d) => {
+                write!(f, "the client did not answer within {}s", d.as_secs_f64())
+            }
         }
     }
 }
@@ -219,10 +224,23 @@ fn enum_values(schema: &Value) -> Option<Vec<Value>> {
 /// Reads an `elicitation/create` result into the typed answer.
 pub(crate) fn parse_answer<T: serde::de::DeserializeOwned>(
     result: &Value,
+    requested: &Value,
 ) -> Result<Elicitation<T>, ElicitError> {
     match result.get("action").and_then(Value::as_str) {
         Some("accept") => {
-            let content = result.get("content").cloned().unwrap_or_else(|| json!({}));
+            let mut content = result.get("content").cloned().unwrap_or_else(|| json!({}));
+            // The answer is checked against the schema the server asked with before any of it
+            // is deserialized: an answer outside it is an invalid response, named field by field.
+            let validator = crate::validate::Validator::compile(requested)
+                .map_err(|e| ElicitError::Schema(e.to_string()))?;
+            let violations = validator.validate(&mut content);
+            if !violations.is_empty() {
+                let listed: Vec<String> = violations
+                    .iter()
+                    .map(|v| format!("{}: {}", v.path, v.message))
+                    .collect();
+                return Err(ElicitError::InvalidResponse(listed.join("; ")));
+            }
             serde_json::from_value(content)
                 .map(Elicitation::Accept)
                 .map_err(|e| ElicitError::InvalidResponse(e.to_string()))
@@ -298,21 +316,28 @@ mod tests {
         struct A {
             x: i32,
         }
+        let schema =
+            json!({"type": "object", "properties": {"x": {"type": "integer"}}, "required": ["x"]});
         assert_eq!(
-            parse_answer::<A>(&json!({"action": "accept", "content": {"x": 1}})).unwrap(),
+            parse_answer::<A>(&json!({"action": "accept", "content": {"x": 1}}), &schema).unwrap(),
             Elicitation::Accept(A { x: 1 })
         );
         assert_eq!(
-            parse_answer::<A>(&json!({"action": "decline"})).unwrap(),
+            parse_answer::<A>(&json!({"action": "decline"}), &schema).unwrap(),
             Elicitation::Decline
         );
         assert_eq!(
-            parse_answer::<A>(&json!({"action": "cancel"})).unwrap(),
+            parse_answer::<A>(&json!({"action": "cancel"}), &schema).unwrap(),
             Elicitation::Cancel
         );
         assert!(matches!(
-            parse_answer::<A>(&json!({"action": "accept", "content": {"x": "no"}})),
-            Err(ElicitError::InvalidResponse(_))
+            parse_answer::<A>(&json!({"action": "accept", "content": {"x": "no"}}), &schema),
+            Err(ElicitError::InvalidResponse(m)) if m == "/x: must be an integer (got string)"
+        ));
+        // Checked against the requested schema before deserializing: a missing field is named.
+        assert!(matches!(
+            parse_answer::<A>(&json!({"action": "accept", "content": {}}), &schema),
+            Err(ElicitError::InvalidResponse(m)) if m.contains("missing required") && m.contains("\"x\"")
         ));
     }
 }

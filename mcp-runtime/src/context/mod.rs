@@ -60,6 +60,8 @@ pub(crate) struct RequestScope {
     /// `input_required` result.
     pub(crate) input_needed: CancelToken,
     pub(crate) elicit_seq: AtomicU64,
+    /// How long a request to the client may wait for its answer.
+    pub(crate) client_request_timeout: std::time::Duration,
     /// Stateless era: the `requestState` the client echoed.
     pub(crate) request_state_in: Option<String>,
     /// Stateless era: the `requestState` to send with an `input_required` result.
@@ -240,7 +242,7 @@ impl Context {
                 scope.elicit_seq.fetch_add(1, Ordering::Relaxed)
             );
             if let Some(answer) = scope.input_responses.get(&key) {
-                return parse_answer(answer);
+                return parse_answer(answer, &schema);
             }
             lock(&scope.input_requests).insert(
                 key,
@@ -250,14 +252,14 @@ impl Context {
             // The server ends this run with `input_required` and drops this future.
             return std::future::pending().await;
         }
-        match scope
+        let asked = scope
             .conn
-            .request_about(Some(&scope.request), "elicitation/create", params)
-            .await
-        {
-            Ok(result) => parse_answer(&result),
-            Err(PeerRequestError::Error(e)) => Err(ElicitError::Client(e)),
-            Err(PeerRequestError::Closed) => Err(ElicitError::Disconnected),
+            .request_about(Some(&scope.request), "elicitation/create", params);
+        match tokio::time::timeout(scope.client_request_timeout, asked).await {
+            Ok(Ok(result)) => parse_answer(&result, &schema),
+            Ok(Err(PeerRequestError::Error(e))) => Err(ElicitError::Client(e)),
+            Ok(Err(PeerRequestError::Closed)) => Err(ElicitError::Disconnected),
+            Err(_) => Err(ElicitError::TimedOut(scope.client_request_timeout)),
         }
     }
 }
@@ -274,6 +276,8 @@ pub enum ClientRequestError {
     Client(crate::error::ProtocolError),
     /// The connection closed before the answer arrived.
     Disconnected,
+    /// No answer came within the server's `client_request_timeout`.
+    TimedOut(std::time::Duration),
 }
 
 impl std::fmt::Display for ClientRequestError {
@@ -285,6 +289,9 @@ impl std::fmt::Display for ClientRequestError {
             }
             ClientRequestError::Client(e) => write!(f, "the client answered with an error: {e}"),
             ClientRequestError::Disconnected => f.write_str("the client disconnected"),
+            ClientRequestError::TimedOut(d) => {
+                write!(f, "the client did not answer within {}s", d.as_secs_f64())
+            }
         }
     }
 }
@@ -310,14 +317,14 @@ impl Context {
         if scope.stateless {
             return Err(ClientRequestError::Stateless);
         }
-        match scope
+        let asked = scope
             .conn
-            .request_about(Some(&scope.request), method, params)
-            .await
-        {
-            Ok(result) => Ok(result),
-            Err(PeerRequestError::Error(e)) => Err(ClientRequestError::Client(e)),
-            Err(PeerRequestError::Closed) => Err(ClientRequestError::Disconnected),
+            .request_about(Some(&scope.request), method, params);
+        match tokio::time::timeout(scope.client_request_timeout, asked).await {
+            Ok(Ok(result)) => Ok(result),
+            Ok(Err(PeerRequestError::Error(e))) => Err(ClientRequestError::Client(e)),
+            Ok(Err(PeerRequestError::Closed)) => Err(ClientRequestError::Disconnected),
+            Err(_) => Err(ClientRequestError::TimedOut(scope.client_request_timeout)),
         }
     }
 

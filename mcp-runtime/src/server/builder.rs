@@ -15,6 +15,10 @@ use crate::tool::call::UnknownToolPolicy;
 use crate::tool::state::StateMap;
 use crate::tool::table::ToolTable;
 
+/// The default wait for the client's answer to a request the server sent (elicitation): a person
+/// may be filling in a form, so 10 minutes.
+pub const DEFAULT_CLIENT_REQUEST_TIMEOUT: Duration = Duration::from_secs(600);
+
 /// The default bound on the responses a stream connection holds unwritten: 1,024.
 pub const DEFAULT_MAX_QUEUED_RESPONSES: usize = 1024;
 
@@ -30,6 +34,9 @@ pub struct ServerOptions {
     pub unknown_tool: UnknownToolPolicy,
     /// The longest a tool may run.
     pub call_timeout: Option<Duration>,
+    /// The longest the server waits for the client's answer to a request it sent (elicitation,
+    /// [`crate::Context::client_request`]); the call then goes on with a timed-out error.
+    pub client_request_timeout: Duration,
     /// How many tool calls may run at once (across connections); further calls wait.
     pub max_concurrent_calls: Option<usize>,
     /// The longest incoming message a transport accepts, in bytes.
@@ -51,6 +58,7 @@ impl Default for ServerOptions {
             page_size: None,
             unknown_tool: UnknownToolPolicy::default(),
             call_timeout: None,
+            client_request_timeout: DEFAULT_CLIENT_REQUEST_TIMEOUT,
             max_concurrent_calls: None,
             max_message_bytes: DEFAULT_MAX_MESSAGE_BYTES,
             max_queued_responses: DEFAULT_MAX_QUEUED_RESPONSES,
@@ -187,6 +195,13 @@ impl ServerBuilder {
     /// The longest incoming message, in bytes (default 4 MiB). Longer lines get an error response.
     pub fn max_message_bytes(mut self, n: usize) -> Self {
         self.options.max_message_bytes = n;
+        self
+    }
+
+    /// The longest the server waits for the client's answer to a request it sent, such as an
+    /// elicitation (default 10 minutes); the tool then gets a timed-out error.
+    pub fn client_request_timeout(mut self, timeout: Duration) -> Self {
+        self.options.client_request_timeout = timeout;
         self
     }
 

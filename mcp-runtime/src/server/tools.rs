@@ -124,6 +124,7 @@ impl Server {
                 .and_then(Value::as_str)
                 .map(str::to_owned),
             request_state_out: Mutex::new(None),
+            client_request_timeout: self.inner.options.client_request_timeout,
         });
         let ctx = Context::attached(name, req.id.to_json(), request_scope.clone());
 
