@@ -261,3 +261,37 @@ async fn exchange_text(server: &Server, line: &str) -> String {
         .expect("the initialize answer");
     lines.next_line().await.unwrap().expect("an answer")
 }
+
+#[tokio::test]
+async fn batches_are_accepted_where_the_negotiated_version_says_so() {
+    let server = Server::builder("t", "1").tools(tools![hi]).build().unwrap();
+    let batch = r#"[{"jsonrpc":"2.0","id":1,"method":"ping"},{"jsonrpc":"2.0","method":"notifications/initialized"},{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"hi","arguments":{}}},{"jsonrpc":"2.0","id":3,"method":"initialize","params":{}},7]"#;
+    // 2025-03-26: implementations MUST accept batches.
+    let old = INIT.replace("2025-06-18", "2025-03-26");
+    let answers = exchange(&server, &[&old, batch, "[]"]).await;
+    assert_eq!(answers.len(), 3, "{answers:#?}");
+    let batched = answers
+        .iter()
+        .find_map(|a| a.as_array())
+        .expect("one array of answers");
+    assert_eq!(batched.len(), 4, "{batched:#?}");
+    assert_eq!(batched[0]["id"], 1);
+    assert_eq!(batched[0]["result"], json!({}));
+    assert_eq!(batched[1]["id"], 2);
+    assert_eq!(batched[1]["result"]["content"][0]["text"], "hi");
+    assert_eq!(batched[2]["id"], 3);
+    assert_eq!(batched[2]["error"]["code"], -32600);
+    assert_eq!(batched[3]["error"]["code"], -32600);
+    let empty = answers
+        .iter()
+        .find(|a| a["error"]["message"] == "Invalid Request: an empty batch");
+    assert!(empty.is_some(), "{answers:#?}");
+    // Later versions removed batches.
+    let answers = exchange(&server, &[INIT, batch]).await;
+    assert_eq!(answers.len(), 2);
+    assert!(
+        answers
+            .iter()
+            .any(|a| a["error"]["code"] == -32600 && a["id"].is_null())
+    );
+}

@@ -127,15 +127,16 @@ fn encode_into(buf: &mut Vec<u8>, message: &Value) {
 enum Outbound {
     Reply(Reply),
     Encoded(Vec<u8>),
-    /// The error response to a line that is not a message.
-    Rejection(Value),
+    /// A message already built as a value: the error response to a line that is not a message,
+    /// or the answers to a batch.
+    Value(Value),
 }
 
 impl Outbound {
     fn encode_into(self, buf: &mut Vec<u8>) {
         match self {
             Outbound::Encoded(line) => buf.extend_from_slice(&line),
-            Outbound::Rejection(value) => encode_into(buf, &value),
+            Outbound::Value(value) => encode_into(buf, &value),
             Outbound::Reply(reply) => {
                 let start = buf.len();
                 // serde_json escapes control characters inside strings: the line has no raw newline.
@@ -248,13 +249,27 @@ impl Server {
                 };
                 if let Some(response) = reject_line(&line, max) {
                     tracing::warn!(error = %response["error"]["message"], "rejected an incoming line");
-                    let _ = replies_tx.send(Outbound::Rejection(response)).await;
+                    let _ = replies_tx.send(Outbound::Value(response)).await;
                     continue;
                 }
                 let Line::Complete(bytes) = line else {
                     unreachable!("too-long lines are rejected above")
                 };
                 if bytes.iter().all(u8::is_ascii_whitespace) {
+                    continue;
+                }
+                // A batch, on a connection whose version says batches must be accepted.
+                if bytes.iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'[')
+                    && self.accepts_batches(&conn)
+                    && let Ok(Value::Array(items)) = serde_json::from_slice(&bytes)
+                {
+                    let answer = self.batch(items, &conn);
+                    let replies_tx = replies_tx.clone();
+                    tasks.spawn(async move {
+                        if let Some(answers) = answer.await {
+                            let _ = replies_tx.send(Outbound::Value(answers)).await;
+                        }
+                    });
                     continue;
                 }
                 match Incoming::parse(&bytes) {
@@ -283,7 +298,7 @@ impl Server {
                     Err(rejected) => {
                         tracing::warn!(error = %rejected.error, "rejected an incoming message");
                         let _ = replies_tx
-                            .send(Outbound::Rejection(rejected.to_response()))
+                            .send(Outbound::Value(rejected.to_response()))
                             .await;
                     }
                 }
