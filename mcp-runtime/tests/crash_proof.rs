@@ -295,3 +295,61 @@ async fn batches_are_accepted_where_the_negotiated_version_says_so() {
             .any(|a| a["error"]["code"] == -32600 && a["id"].is_null())
     );
 }
+
+/// A colour written as `#rrggbb`: the schema says only "a string"; `Deserialize` says the rest.
+#[derive(Debug)]
+pub struct Hex(pub u32);
+
+impl<'de> Deserialize<'de> for Hex {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let s = String::deserialize(d)?;
+        s.strip_prefix('#')
+            .filter(|h| h.len() == 6)
+            .and_then(|h| u32::from_str_radix(h, 16).ok())
+            .map(Hex)
+            .ok_or_else(|| serde::de::Error::custom("expected a colour such as #a0b1c2"))
+    }
+}
+
+#[derive(Deserialize, JsonSchema)]
+pub struct Palette {
+    #[schemars(with = "Vec<String>")]
+    pub colours: Vec<Hex>,
+}
+
+/// Count a palette's colours.
+#[tool]
+fn count_colours(palette: Palette) -> usize {
+    palette.colours.len()
+}
+
+#[tokio::test]
+async fn a_value_serde_refuses_after_the_schema_allowed_it_is_named_by_its_pointer() {
+    let server = Server::builder("t", "1")
+        .tools(tools![count_colours])
+        .build()
+        .unwrap();
+    let client = Client::in_process(&server).await.unwrap();
+    let ok = client
+        .call_tool(
+            "count_colours",
+            json!({"palette": {"colours": ["#000000", "#ffffff"]}}),
+        )
+        .await
+        .unwrap();
+    assert_eq!(ok.structured_content, Some(json!({"result": 2})));
+    let refused = client
+        .call_tool(
+            "count_colours",
+            json!({"palette": {"colours": ["#000000", "red"]}}),
+        )
+        .await
+        .unwrap();
+    assert!(refused.is_error);
+    assert_eq!(
+        refused.first_text(),
+        Some(
+            "Invalid arguments for tool count_colours: /palette/colours/1: expected a colour such as #a0b1c2"
+        )
+    );
+}

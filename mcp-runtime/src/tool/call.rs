@@ -175,12 +175,16 @@ pub(crate) async fn run(
 }
 
 /// Converts a value that failed to deserialize after passing the schema into a rejection.
-pub(crate) fn deserialize_failure(tool: &str, arg: &str, error: &serde_json::Error) -> ToolError {
-    tracing::debug!(tool, fields = ?[arg], "rejected arguments");
+pub(crate) fn deserialize_failure(
+    tool: &str,
+    pointer: &str,
+    error: &serde_json::Error,
+) -> ToolError {
+    tracing::debug!(tool, fields = ?[pointer], "rejected arguments");
     ToolError::new_raw(format_violations(
         tool,
         &[Violation {
-            path: format!("/{arg}"),
+            path: pointer.to_owned(),
             message: error.to_string(),
         }],
     ))

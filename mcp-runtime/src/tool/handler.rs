@@ -48,9 +48,14 @@ pub fn take_arg<T: DeserializeOwned>(
 ) -> Result<Option<T>, ToolError> {
     match parts.args.remove(name) {
         None => Ok(None),
-        Some(v) => serde_json::from_value::<T>(v)
+        // Through `serde_path_to_error`, so that a value the schema allowed and serde still refused
+        // (a custom `Deserialize`, `#[schemars(with)]`) is named by its own JSON Pointer.
+        Some(v) => serde_path_to_error::deserialize::<_, T>(v)
             .map(Some)
-            .map_err(|e| crate::tool::call::deserialize_failure(parts.ctx.tool_name(), name, &e)),
+            .map_err(|e| {
+                let pointer = json_pointer(name, e.path());
+                crate::tool::call::deserialize_failure(parts.ctx.tool_name(), &pointer, e.inner())
+            }),
     }
 }
 
@@ -86,3 +91,46 @@ pub fn state_req<T: Any + Send + Sync>() -> Option<StateReq> {
 // Autoref specialization on the concrete argument type written in the signature: the generated
 // code calls `(&ArgProbe::<T>::new()).__mcp_arg_kind()`, which picks `OptionArg` for `Option<U>` and
 // `PlainArg` for anything else. The type system decides, so an alias of `Option` is seen too.
+
+/// `/name/field/0/…`: the JSON Pointer of the value serde refused, inside argument `name`.
+fn json_pointer(name: &str, path: &serde_path_to_error::Path) -> String {
+    use serde_path_to_error::Segment;
+    let mut pointer = String::new();
+    let mut push = |token: &str| {
+        pointer.push('/');
+        pointer.push_str(&token.replace('~', "~0").replace('/', "~1"));
+    };
+    push(name);
+    for segment in path.iter() {
+        match segment {
+            Segment::Seq { index } => push(&index.to_string()),
+            Segment::Map { key } => push(key),
+            Segment::Enum { variant } => push(variant),
+            Segment::Unknown => {}
+        }
+    }
+    pointer
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pointers_name_the_refused_value_and_escape_keys() {
+        #[derive(serde::Deserialize, Debug)]
+        #[allow(dead_code)]
+        struct Inner {
+            n: std::num::NonZeroU8,
+        }
+        #[derive(serde::Deserialize, Debug)]
+        #[allow(dead_code)]
+        struct Outer {
+            #[serde(rename = "a/b~c")]
+            items: Vec<Inner>,
+        }
+        let v = serde_json::json!({"a/b~c": [{"n": 1}, {"n": 0}]});
+        let e = serde_path_to_error::deserialize::<_, Outer>(v).unwrap_err();
+        assert_eq!(json_pointer("spec", e.path()), "/spec/a~1b~0c/1/n");
+    }
+}
