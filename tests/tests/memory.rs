@@ -1,0 +1,92 @@
+//! Memory stays bounded under a long stream of calls: 200,000 valid and 200,000 invalid calls
+//! over stdio to one server process grow its resident memory by less than 5 MiB after warm-up.
+
+use std::process::Stdio;
+
+use test_support::stdio::spawn;
+use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
+
+const KIT: &str = env!("CARGO_BIN_EXE_kit_server");
+const WARM_UP: usize = 20_000;
+const CALLS: usize = 400_000;
+/// Lines written before their answers are read: enough to keep the server busy.
+const WINDOW: usize = 2_000;
+
+fn rss_kib(pid: u32) -> u64 {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).expect("procfs");
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmRSS:"))
+        .and_then(|v| v.trim().trim_end_matches(" kB").trim().parse().ok())
+        .expect("VmRSS")
+}
+
+/// Call `i`: every other one breaks the schema (a string for an integer).
+fn call(i: usize) -> String {
+    let a = if i.is_multiple_of(2) {
+        "1".to_owned()
+    } else {
+        "\"x\"".to_owned()
+    };
+    format!(
+        r#"{{"jsonrpc":"2.0","id":{i},"method":"tools/call","params":{{"name":"add","arguments":{{"a":{a},"b":2}}}}}}"#
+    ) + "\n"
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn four_hundred_thousand_calls_grow_memory_by_less_than_five_mebibytes() {
+    if !cfg!(target_os = "linux") {
+        eprintln!("skipping: reads VmRSS from /proc");
+        return;
+    }
+    let mut child = spawn(KIT, &[], Stdio::null());
+    let pid = child.id().expect("pid");
+    let mut stdin = child.stdin.take().unwrap();
+    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
+    stdin
+        .write_all(b"{\"jsonrpc\":\"2.0\",\"id\":\"init\",\"method\":\"initialize\",\"params\":{\"protocolVersion\":\"2025-06-18\",\"capabilities\":{},\"clientInfo\":{\"name\":\"t\",\"version\":\"1\"}}}\n{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}\n")
+        .await
+        .unwrap();
+    lines
+        .next_line()
+        .await
+        .unwrap()
+        .expect("the initialize answer");
+
+    let mut rss_after_warm_up = 0;
+    let (mut valid, mut invalid) = (0, 0);
+    let mut sent = 0;
+    while sent < WARM_UP + CALLS {
+        let mut batch = String::with_capacity(WINDOW * 120);
+        for i in sent..sent + WINDOW {
+            batch.push_str(&call(i));
+        }
+        stdin.write_all(batch.as_bytes()).await.unwrap();
+        for _ in 0..WINDOW {
+            let line = lines.next_line().await.unwrap().expect("an answer");
+            if line.contains(r#""isError":true"#) {
+                invalid += 1;
+            } else {
+                valid += 1;
+            }
+        }
+        sent += WINDOW;
+        if sent == WARM_UP {
+            rss_after_warm_up = rss_kib(pid);
+        }
+    }
+    let rss_after = rss_kib(pid);
+    assert_eq!(
+        (valid, invalid),
+        ((WARM_UP + CALLS) / 2, (WARM_UP + CALLS) / 2)
+    );
+    let growth = rss_after.saturating_sub(rss_after_warm_up);
+    eprintln!(
+        "RSS after {WARM_UP} calls: {rss_after_warm_up} KiB; after {} more: {rss_after} KiB (+{growth} KiB)",
+        CALLS
+    );
+    assert!(growth < 5 * 1024, "RSS grew by {growth} KiB");
+    drop(stdin);
+    let status = child.wait().await.unwrap();
+    assert!(status.success(), "{status}");
+}
