@@ -9,13 +9,14 @@ use axum::extract::Request;
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use futures::future::BoxFuture;
+use subtle::ConstantTimeEq;
 
 use super::Refusal;
 use crate::error::codes;
 
 /// A tower layer that lets a request through only with `Authorization: Bearer <token>`; others
-/// get `401 Unauthorized` with `WWW-Authenticate: Bearer`. The comparison takes the same time
-/// wherever the tokens differ.
+/// get `401 Unauthorized` with `WWW-Authenticate: Bearer`. The comparison is constant-time
+/// ([`subtle`]): it takes the same time wherever same-length tokens differ.
 ///
 /// ```
 /// use mcp_runtime::transport::http::{BearerAuth, HttpOptions, router};
@@ -47,7 +48,7 @@ impl BearerAuth {
         else {
             return false;
         };
-        constant_time_eq(given.as_bytes(), &self.token)
+        given.as_bytes().ct_eq(&self.token).into()
     }
 }
 
@@ -55,14 +56,6 @@ impl fmt::Debug for BearerAuth {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("BearerAuth { .. }")
     }
-}
-
-fn constant_time_eq(a: &[u8], b: &[u8]) -> bool {
-    let mut diff = a.len() ^ b.len();
-    for (i, x) in a.iter().enumerate() {
-        diff |= usize::from(x ^ b.get(i).copied().unwrap_or(0));
-    }
-    diff == 0
 }
 
 impl<S> tower::Layer<S> for BearerAuth {
@@ -119,10 +112,24 @@ mod tests {
     use super::*;
 
     #[test]
-    fn tokens_compare_in_full() {
-        assert!(constant_time_eq(b"abc", b"abc"));
-        assert!(!constant_time_eq(b"abc", b"abd"));
-        assert!(!constant_time_eq(b"abc", b"ab"));
-        assert!(!constant_time_eq(b"", b"a"));
+    fn only_the_exact_bearer_token_passes() {
+        let auth = BearerAuth::new("abc");
+        let allows = |value: Option<&str>| {
+            let mut headers = HeaderMap::new();
+            if let Some(v) = value {
+                headers.insert(header::AUTHORIZATION, v.parse().unwrap());
+            }
+            auth.allows(&headers)
+        };
+        assert!(allows(Some("Bearer abc")));
+        assert!(allows(Some("bearer  abc ")));
+        assert!(!allows(Some("Bearer abd")));
+        assert!(!allows(Some("Bearer ab")));
+        assert!(!allows(Some("Bearer abcd")));
+        assert!(!allows(Some("Bearer ")));
+        assert!(!allows(Some("Basic abc")));
+        assert!(!allows(Some("abc")));
+        assert!(!allows(None));
+        assert!(!BearerAuth::new("").allows(&HeaderMap::new()));
     }
 }
