@@ -33,8 +33,8 @@ use std::sync::atomic::{AtomicBool, AtomicU64};
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Duration;
 
-use futures::FutureExt;
-use futures::future::BoxFuture;
+use futures_util::FutureExt;
+use futures_util::future::BoxFuture;
 use serde_json::{Map, Value, json};
 use tokio::sync::Semaphore;
 
@@ -147,11 +147,11 @@ impl Server {
         match message {
             Incoming::Response(r) => {
                 conn.deliver(r);
-                futures::future::ready(None).boxed()
+                futures_util::future::ready(None).boxed()
             }
             Incoming::Notification(n) => {
                 self.notification(n, conn);
-                futures::future::ready(None).boxed()
+                futures_util::future::ready(None).boxed()
             }
             Incoming::Request(req) => self.request(req, conn),
         }
@@ -168,7 +168,7 @@ impl Server {
             Ok(m) => self.handle(m, conn),
             Err(rejected) => {
                 tracing::warn!(error = %rejected.error, "rejected an incoming message");
-                futures::future::ready(Some(rejected.to_response())).boxed()
+                futures_util::future::ready(Some(rejected.to_response())).boxed()
             }
         }
     }
@@ -208,7 +208,7 @@ impl Server {
                 let error = ProtocolError::invalid_request(
                     "Invalid Request: a request with this id is already in flight",
                 );
-                return futures::future::ready(Some(Reply {
+                return futures_util::future::ready(Some(Reply {
                     id: req.id,
                     body: ReplyBody::Error(error),
                 }))

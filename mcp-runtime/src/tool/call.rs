@@ -6,7 +6,7 @@ use std::panic::AssertUnwindSafe;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Once};
 
-use futures::FutureExt;
+use futures_util::FutureExt;
 use serde_json::{Map, Value};
 
 use crate::context::Context;

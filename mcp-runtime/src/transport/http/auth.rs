@@ -8,7 +8,7 @@ use std::task::{Context as TaskContext, Poll};
 use axum::extract::Request;
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
-use futures::future::BoxFuture;
+use futures_util::future::BoxFuture;
 use subtle::ConstantTimeEq;
 
 use super::Refusal;

@@ -4,7 +4,7 @@
 
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
-use futures::stream::{self, StreamExt};
+use futures_util::stream::{self, StreamExt};
 use serde_json::Value;
 use tokio::sync::mpsc;
 use tokio::task::JoinHandle;

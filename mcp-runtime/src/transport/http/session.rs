@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 
 use axum::http::{HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
-use futures::Stream;
+use futures_util::Stream;
 use serde_json::Value;
 use tokio::sync::mpsc;
 

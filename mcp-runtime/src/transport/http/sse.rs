@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
-use futures::stream::{Stream, StreamExt};
+use futures_util::stream::{Stream, StreamExt};
 use serde_json::Value;
 
 /// `messages` as a `text/event-stream` response.
@@ -28,7 +28,8 @@ mod tests {
 
     #[tokio::test]
     async fn each_message_is_one_event_named_message() {
-        let messages = futures::stream::iter([json!({"jsonrpc": "2.0", "id": 1}), json!("x\ny")]);
+        let messages =
+            futures_util::stream::iter([json!({"jsonrpc": "2.0", "id": 1}), json!("x\ny")]);
         let response = sse(messages, Duration::from_secs(15));
         assert_eq!(
             response.headers()[axum::http::header::CONTENT_TYPE],
