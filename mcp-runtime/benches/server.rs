@@ -7,7 +7,7 @@ use std::hint::black_box;
 use std::sync::Mutex;
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use futures::FutureExt;
+use futures_util::FutureExt;
 use mcp_runtime::prelude::*;
 use mcp_runtime::protocol::{Incoming, RequestId, result_response};
 use mcp_runtime::transport::stdio::encode_message;

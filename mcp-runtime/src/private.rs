@@ -21,7 +21,7 @@ pub use crate::tool::output::{IntoToolOutput, ToolOutput};
 pub use crate::tool::state::StateMap;
 pub use crate::tool::table::ToolTable;
 pub use crate::tool::{Annotations, StateReq, ToolDef, ToolSpec};
-pub use futures::future::BoxFuture;
+pub use futures_util::future::BoxFuture;
 pub use schemars;
 pub use serde_json;
 pub use std;

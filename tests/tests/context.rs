@@ -180,11 +180,11 @@ async fn no_response_follows_a_cancellation_on_the_wire() {
 fn answering(
     answer: ElicitationAnswer,
     asked: Arc<Mutex<Vec<ElicitationRequest>>>,
-) -> impl Fn(ElicitationRequest) -> futures::future::Ready<ElicitationAnswer> + Send + Sync + 'static
+) -> impl Fn(ElicitationRequest) -> futures_util::future::Ready<ElicitationAnswer> + Send + Sync + 'static
 {
     move |req| {
         asked.lock().unwrap().push(req);
-        futures::future::ready(answer.clone())
+        futures_util::future::ready(answer.clone())
     }
 }
 

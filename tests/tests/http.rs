@@ -6,7 +6,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
-use futures::StreamExt;
+use futures_util::StreamExt;
 use mcp_runtime::prelude::*;
 use mcp_runtime::transport::http::{BearerAuth, HttpOptions, router};
 use reqwest::StatusCode;
@@ -282,7 +282,7 @@ fn call(id: u64, name: &str, arguments: Value) -> Value {
 
 /// Reads the `data:` payloads of an event stream, one message at a time.
 struct Events {
-    stream: futures::stream::BoxStream<'static, reqwest::Result<axum::body::Bytes>>,
+    stream: futures_util::stream::BoxStream<'static, reqwest::Result<axum::body::Bytes>>,
     buffer: String,
 }
 

@@ -223,7 +223,7 @@ async fn calls_over_the_cap_wait_and_none_is_lost() {
         };
         let conn = Conn::kit(KIT, via, &options, client_builder(era)).await;
         let calls = (0..8).map(|i| conn.client.call_tool("slow", json!({"ms": 20 + i})));
-        let results = futures::future::join_all(calls).await;
+        let results = futures_util::future::join_all(calls).await;
         for (i, r) in results.into_iter().enumerate() {
             let r = r.unwrap();
             assert_eq!(r.first_text(), Some(format!("slept {}ms", 20 + i).as_str()));

@@ -11,7 +11,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
 use serde_json::Value;
-use tokio::sync::{Notify, mpsc, oneshot};
+use tokio::sync::{mpsc, oneshot};
 
 use crate::error::ProtocolError;
 use crate::protocol::{
@@ -227,35 +227,5 @@ pub(crate) fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     m.lock().unwrap_or_else(|p| p.into_inner())
 }
 
-/// A flag that fires once and wakes every waiter.
-#[derive(Clone, Default)]
-pub(crate) struct CancelToken(Arc<CancelInner>);
-
-#[derive(Default)]
-struct CancelInner {
-    fired: AtomicBool,
-    notify: Notify,
-}
-
-impl CancelToken {
-    pub(crate) fn cancel(&self) {
-        self.0.fired.store(true, Ordering::Release);
-        self.0.notify.notify_waiters();
-    }
-
-    pub(crate) fn is_cancelled(&self) -> bool {
-        self.0.fired.load(Ordering::Acquire)
-    }
-
-    pub(crate) async fn cancelled(&self) {
-        loop {
-            let notified = self.0.notify.notified();
-            tokio::pin!(notified);
-            notified.as_mut().enable();
-            if self.is_cancelled() {
-                return;
-            }
-            notified.await;
-        }
-    }
-}
+/// A flag that fires once and wakes every waiter: `cancel`, `is_cancelled`, `cancelled().await`.
+pub(crate) type CancelToken = tokio_util::sync::CancellationToken;

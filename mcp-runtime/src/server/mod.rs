@@ -40,8 +40,8 @@ use std::sync::atomic::{AtomicBool, AtomicU64};
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Duration;
 
-use futures::FutureExt;
-use futures::future::BoxFuture;
+use futures_util::FutureExt;
+use futures_util::future::BoxFuture;
 use serde_json::{Map, Value, json};
 use tokio::sync::Semaphore;
 
@@ -164,11 +164,11 @@ impl Server {
         let handled = catch_sync(|| match message {
             Incoming::Response(r) => {
                 conn.deliver(r);
-                futures::future::ready(None).boxed()
+                futures_util::future::ready(None).boxed()
             }
             Incoming::Notification(n) => {
                 self.notification(n, conn);
-                futures::future::ready(None).boxed()
+                futures_util::future::ready(None).boxed()
             }
             Incoming::Request(req) => self.request(req, conn),
         });
@@ -178,7 +178,7 @@ impl Server {
                 id,
                 body: ReplyBody::Error(error),
             });
-            futures::future::ready(reply).boxed()
+            futures_util::future::ready(reply).boxed()
         })
     }
 
@@ -193,7 +193,7 @@ impl Server {
             Ok(m) => self.handle(m, conn),
             Err(rejected) => {
                 tracing::warn!(error = %rejected.error, "rejected an incoming message");
-                futures::future::ready(Some(rejected.to_response())).boxed()
+                futures_util::future::ready(Some(rejected.to_response())).boxed()
             }
         }
     }
@@ -218,7 +218,7 @@ impl Server {
     ) -> BoxFuture<'static, Option<Value>> {
         if items.is_empty() {
             let error = ProtocolError::invalid_request("Invalid Request: an empty batch");
-            return futures::future::ready(Some(error_response(&Value::Null, &error))).boxed();
+            return futures_util::future::ready(Some(error_response(&Value::Null, &error))).boxed();
         }
         let answers: Vec<BoxFuture<'static, Option<Value>>> = items
             .into_iter()
@@ -227,14 +227,15 @@ impl Server {
                     let error = ProtocolError::invalid_request(
                         "Invalid Request: `initialize` must not be part of a batch",
                     );
-                    futures::future::ready(Some(error_response(&req.id.to_json(), &error))).boxed()
+                    futures_util::future::ready(Some(error_response(&req.id.to_json(), &error)))
+                        .boxed()
                 }
                 Ok(message) => self.handle(message, conn),
-                Err(rejected) => futures::future::ready(Some(rejected.to_response())).boxed(),
+                Err(rejected) => futures_util::future::ready(Some(rejected.to_response())).boxed(),
             })
             .collect();
         async move {
-            let answers: Vec<Value> = futures::future::join_all(answers)
+            let answers: Vec<Value> = futures_util::future::join_all(answers)
                 .await
                 .into_iter()
                 .flatten()
@@ -279,7 +280,7 @@ impl Server {
                 let error = ProtocolError::invalid_request(
                     "Invalid Request: a request with this id is already in flight",
                 );
-                return futures::future::ready(Some(Reply {
+                return futures_util::future::ready(Some(Reply {
                     id: req.id,
                     body: ReplyBody::Error(error),
                 }))

@@ -4,7 +4,7 @@
 
 use std::any::{Any, TypeId};
 
-use futures::future::BoxFuture;
+use futures_util::future::BoxFuture;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::Value;

@@ -11,7 +11,7 @@ use std::sync::Once;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::task::{Context, Poll};
 
-use futures::FutureExt;
+use futures_util::FutureExt;
 
 /// What a contained panic left for the log.
 #[derive(Debug)]

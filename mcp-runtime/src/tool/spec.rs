@@ -3,7 +3,7 @@
 use std::any::TypeId;
 use std::sync::Arc;
 
-use futures::future::BoxFuture;
+use futures_util::future::BoxFuture;
 use schemars::SchemaGenerator;
 use serde_json::{Map, Value};
 

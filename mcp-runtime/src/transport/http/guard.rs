@@ -1,0 +1,226 @@
+//! What a request must be before anything reads it: an allowed `Origin` and `Host` (DNS
+//! rebinding), media types the endpoint speaks, and a body within the size limit.
+
+use axum::body::{Body, Bytes};
+use axum::http::{HeaderMap, StatusCode, header};
+
+use super::options::{HttpOptions, LOOPBACK_HOSTS};
+use super::{Refusal, header_str};
+use crate::error::codes;
+
+impl HttpOptions {
+    fn origin_allowed(&self, origin: &str) -> bool {
+        let origin = origin.trim_end_matches('/').to_ascii_lowercase();
+        self.any_origin
+            || self.origins.contains(&origin)
+            || (self.localhost_origins && is_localhost_origin(&origin))
+    }
+
+    fn host_allowed(&self, host: &str) -> bool {
+        self.any_host || self.hosts.contains(&host_name(host).to_ascii_lowercase())
+    }
+}
+
+/// `localhost`, `127.0.0.1` or `[::1]` over http or https, any port.
+fn is_localhost_origin(origin: &str) -> bool {
+    let Some(rest) = origin
+        .strip_prefix("http://")
+        .or_else(|| origin.strip_prefix("https://"))
+    else {
+        return false;
+    };
+    LOOPBACK_HOSTS.contains(&host_name(rest))
+}
+
+/// The host of a `Host` value or an origin's authority: without the port, brackets kept.
+fn host_name(authority: &str) -> &str {
+    if authority.starts_with('[') {
+        return match authority.find(']') {
+            Some(end) => &authority[..=end],
+            None => authority,
+        };
+    }
+    match authority.rsplit_once(':') {
+        Some((host, port)) if port.bytes().all(|b| b.is_ascii_digit()) => host,
+        _ => authority,
+    }
+}
+
+/// `Origin` (403 when present and not allowed) and `Host` (403 when not an allowed host).
+pub(super) fn check_security(options: &HttpOptions, headers: &HeaderMap) -> Result<(), Refusal> {
+    if let Some(origin) = headers.get(header::ORIGIN) {
+        let allowed = origin.to_str().is_ok_and(|o| options.origin_allowed(o));
+        if !allowed {
+            tracing::warn!(?origin, "refused a request from a disallowed origin");
+            return Err(Refusal::new(
+                StatusCode::FORBIDDEN,
+                codes::INVALID_REQUEST,
+                "Forbidden: this Origin is not allowed",
+            ));
+        }
+    }
+    let host = headers.get(header::HOST).and_then(|h| h.to_str().ok());
+    match host {
+        Some(host) if options.host_allowed(host) => Ok(()),
+        None if options.any_host => Ok(()),
+        _ => {
+            tracing::warn!(?host, "refused a request for a disallowed host");
+            Err(Refusal::new(
+                StatusCode::FORBIDDEN,
+                codes::INVALID_REQUEST,
+                "Forbidden: this Host is not allowed",
+            ))
+        }
+    }
+}
+
+/// True when `accept` lists `media` (`type/subtype`), directly or through a wildcard.
+fn accepts(headers: &HeaderMap, media: &str) -> bool {
+    let (kind, _) = media.split_once('/').unwrap_or((media, ""));
+    headers
+        .get_all(header::ACCEPT)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(','))
+        .map(|item| item.split(';').next().unwrap_or("").trim())
+        .any(|item| {
+            item.eq_ignore_ascii_case(media)
+                || item == "*/*"
+                || item.eq_ignore_ascii_case(&format!("{kind}/*"))
+        })
+}
+
+/// A `POST` must accept both answer shapes and send JSON: 406 or 415 otherwise.
+pub(super) fn check_post_media(headers: &HeaderMap) -> Result<(), Refusal> {
+    if !accepts(headers, "application/json") || !accepts(headers, "text/event-stream") {
+        return Err(Refusal::new(
+            StatusCode::NOT_ACCEPTABLE,
+            codes::INVALID_REQUEST,
+            "Not Acceptable: the client must accept both application/json and text/event-stream",
+        ));
+    }
+    let json_body = header_str(headers, header::CONTENT_TYPE.as_str()).is_some_and(|c| {
+        c.split(';')
+            .next()
+            .is_some_and(|m| m.trim().eq_ignore_ascii_case("application/json"))
+    });
+    if !json_body {
+        return Err(Refusal::new(
+            StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            codes::INVALID_REQUEST,
+            "Unsupported Media Type: the body must be application/json",
+        ));
+    }
+    Ok(())
+}
+
+/// A `GET` opens an event stream: 406 unless the client accepts one.
+pub(super) fn check_get_media(headers: &HeaderMap) -> Result<(), Refusal> {
+    if !accepts(headers, "text/event-stream") {
+        return Err(Refusal::new(
+            StatusCode::NOT_ACCEPTABLE,
+            codes::INVALID_REQUEST,
+            "Not Acceptable: the client must accept text/event-stream",
+        ));
+    }
+    Ok(())
+}
+
+/// The whole body, up to `limit` bytes: 413 over it, 400 when reading fails.
+pub(super) async fn read_body(body: Body, limit: usize) -> Result<Bytes, Refusal> {
+    axum::body::to_bytes(body, limit).await.map_err(|e| {
+        let too_large = std::error::Error::source(&e)
+            .is_some_and(|s| s.is::<http_body_util::LengthLimitError>());
+        if too_large {
+            Refusal::new(
+                StatusCode::PAYLOAD_TOO_LARGE,
+                codes::INVALID_REQUEST,
+                format!("Payload Too Large: the body is over the limit of {limit} bytes"),
+            )
+        } else {
+            Refusal::new(
+                StatusCode::BAD_REQUEST,
+                codes::INVALID_REQUEST,
+                format!("Bad Request: reading the body failed: {e}"),
+            )
+        }
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn host_names_drop_the_port() {
+        for (input, expected) in [
+            ("localhost:8080", "localhost"),
+            ("localhost", "localhost"),
+            ("127.0.0.1:1", "127.0.0.1"),
+            ("[::1]:3000", "[::1]"),
+            ("[::1]", "[::1]"),
+            ("evil.example.com", "evil.example.com"),
+        ] {
+            assert_eq!(host_name(input), expected, "{input}");
+        }
+    }
+
+    #[test]
+    fn localhost_origins_are_recognised() {
+        for (origin, ok) in [
+            ("http://localhost:3000", true),
+            ("https://127.0.0.1", true),
+            ("http://[::1]:9", true),
+            ("http://localhost.evil.com", false),
+            ("http://evil.example.com", false),
+            ("null", false),
+            ("file://localhost", false),
+        ] {
+            assert_eq!(is_localhost_origin(origin), ok, "{origin}");
+        }
+    }
+
+    #[test]
+    fn origins_and_hosts_are_checked_against_the_options() {
+        let options = HttpOptions::default()
+            .allow_origin("https://App.example.com/")
+            .allow_host("MCP.example.com");
+        let check = |origin: Option<&str>, host: Option<&str>| {
+            let mut headers = HeaderMap::new();
+            if let Some(o) = origin {
+                headers.insert(header::ORIGIN, o.parse().unwrap());
+            }
+            if let Some(h) = host {
+                headers.insert(header::HOST, h.parse().unwrap());
+            }
+            check_security(&options, &headers).map_err(|r| r.status)
+        };
+        assert_eq!(check(None, Some("localhost:8080")), Ok(()));
+        assert_eq!(
+            check(Some("https://app.example.com"), Some("mcp.example.com")),
+            Ok(())
+        );
+        assert_eq!(
+            check(Some("http://localhost:3000"), Some("[::1]:80")),
+            Ok(())
+        );
+        let forbidden = Err(StatusCode::FORBIDDEN);
+        assert_eq!(
+            check(Some("https://app.example.com:8443"), Some("localhost")),
+            forbidden
+        );
+        assert_eq!(
+            check(Some("https://evil.example.com"), Some("localhost")),
+            forbidden
+        );
+        assert_eq!(check(None, Some("evil.example.com")), forbidden);
+        assert_eq!(check(None, None), forbidden);
+        let open = HttpOptions::default()
+            .allow_any_host()
+            .deny_localhost_origins();
+        assert!(check_security(&open, &HeaderMap::new()).is_ok());
+        let mut headers = HeaderMap::new();
+        headers.insert(header::ORIGIN, "http://localhost:3000".parse().unwrap());
+        assert!(check_security(&open, &headers).is_err());
+    }
+}

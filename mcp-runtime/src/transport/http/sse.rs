@@ -1,0 +1,47 @@
+//! Server-sent events: each JSON-RPC message an event named `message` whose data is the JSON
+//! text, with a keep-alive comment while the stream is idle.
+
+use std::convert::Infallible;
+use std::time::Duration;
+
+use axum::response::sse::{Event, KeepAlive, Sse};
+use axum::response::{IntoResponse, Response};
+use futures_util::stream::{Stream, StreamExt};
+use serde_json::Value;
+
+/// `messages` as a `text/event-stream` response.
+pub(super) fn sse(
+    messages: impl Stream<Item = Value> + Send + 'static,
+    keep_alive: Duration,
+) -> Response {
+    let events = messages
+        .map(|m| Ok::<_, Infallible>(Event::default().event("message").data(m.to_string())));
+    Sse::new(events)
+        .keep_alive(KeepAlive::new().interval(keep_alive))
+        .into_response()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[tokio::test]
+    async fn each_message_is_one_event_named_message() {
+        let messages =
+            futures_util::stream::iter([json!({"jsonrpc": "2.0", "id": 1}), json!("x\ny")]);
+        let response = sse(messages, Duration::from_secs(15));
+        assert_eq!(
+            response.headers()[axum::http::header::CONTENT_TYPE],
+            "text/event-stream"
+        );
+        let body = axum::body::to_bytes(response.into_body(), usize::MAX)
+            .await
+            .unwrap();
+        assert_eq!(
+            std::str::from_utf8(&body).unwrap(),
+            "event: message\ndata: {\"jsonrpc\":\"2.0\",\"id\":1}\n\n\
+             event: message\ndata: \"x\\ny\"\n\n"
+        );
+    }
+}

@@ -1,0 +1,271 @@
+//! The stateless era (2026-07-28): which messages belong to it, the header rules a request must
+//! follow (`MCP-Protocol-Version`, `Mcp-Method`, `Mcp-Name`, `Mcp-Param-*`), a connection per
+//! request, and the HTTP status of a JSON-RPC error.
+
+use axum::http::{HeaderMap, StatusCode};
+use axum::response::{IntoResponse, Response};
+use base64::Engine;
+use base64::alphabet;
+use base64::engine::{GeneralPurpose, GeneralPurposeConfig};
+use serde_json::Value;
+
+use super::dispatch::{Lifetime, dispatch};
+use super::{Endpoint, METHOD, NAME, PROTOCOL_VERSION, Refusal, header_str};
+use crate::context::connection::Connection;
+use crate::error::codes;
+use crate::protocol::stateless::{PROTOCOL_VERSION_KEY, unsupported_version};
+use crate::protocol::{
+    HANDSHAKE_VERSIONS, Incoming, Request as RpcRequest, STATELESS_VERSIONS, params_meta,
+};
+use crate::server::Server;
+
+/// True when `version` names a stateless protocol version.
+pub(super) fn is_stateless_version(version: Option<&str>) -> bool {
+    version.is_some_and(|v| STATELESS_VERSIONS.contains(&v))
+}
+
+/// A message without a session is stateless when the header names a version that is not a
+/// handshake one, or when the body carries the `_meta` envelope.
+pub(super) fn is_stateless_message(message: &Incoming, version: Option<&str>) -> bool {
+    if version.is_some_and(|v| !HANDSHAKE_VERSIONS.contains(&v)) {
+        return true;
+    }
+    match message {
+        Incoming::Request(req) => {
+            req.method == "server/discover"
+                || params_meta(req.params.as_ref())
+                    .is_some_and(|m| m.contains_key(PROTOCOL_VERSION_KEY))
+        }
+        _ => false,
+    }
+}
+
+/// A stateless message: header checks, then a connection of its own.
+pub(super) async fn stateless(
+    endpoint: &Endpoint,
+    headers: &HeaderMap,
+    message: Incoming,
+) -> Result<Response, Refusal> {
+    let Incoming::Request(req) = &message else {
+        // Nothing to answer: no notification or response means anything without a session.
+        return Ok(StatusCode::ACCEPTED.into_response());
+    };
+    let id = req.id.to_json();
+    check_stateless_headers(headers, req)
+        .and_then(|()| check_param_headers(&endpoint.server, headers, req))
+        .map_err(|r| r.with_id(id.clone()))?;
+    if req.method == "initialize" {
+        return Err(Refusal::new(
+            StatusCode::NOT_FOUND,
+            codes::METHOD_NOT_FOUND,
+            format!(
+                "Method not found: initialize (removed in {}; call server/discover)",
+                crate::protocol::LATEST_STATELESS_VERSION
+            ),
+        )
+        .with_id(id));
+    }
+    let (conn, _outgoing) = Connection::new();
+    Ok(dispatch(endpoint, &conn, message, Lifetime::Request).await)
+}
+
+/// The stateless era's header rules: `MCP-Protocol-Version` present and equal to the `_meta`
+/// version (which must be one we serve), `Mcp-Method` equal to the method, `Mcp-Name` equal to
+/// the name the body carries.
+fn check_stateless_headers(headers: &HeaderMap, req: &RpcRequest) -> Result<(), Refusal> {
+    let mismatch = |message: String| {
+        Refusal::new(
+            StatusCode::BAD_REQUEST,
+            codes::HEADER_MISMATCH,
+            format!("Header mismatch: {message}"),
+        )
+    };
+    let Some(version) = header_str(headers, PROTOCOL_VERSION) else {
+        return Err(mismatch(
+            "the MCP-Protocol-Version header is missing".into(),
+        ));
+    };
+    let meta = params_meta(req.params.as_ref());
+    match meta.and_then(|m| m.get(PROTOCOL_VERSION_KEY)) {
+        // Missing `_meta` or version: the server answers -32602 with what is missing.
+        None => {}
+        Some(Value::String(v)) if v == version && !STATELESS_VERSIONS.contains(&version) => {
+            return Err(Refusal {
+                status: StatusCode::BAD_REQUEST,
+                id: Value::Null,
+                error: Some(Box::new(unsupported_version(version))),
+            });
+        }
+        Some(Value::String(v)) if v == version => {}
+        Some(v) => {
+            return Err(mismatch(format!(
+                "MCP-Protocol-Version is {version:?} but `_meta` says {v}"
+            )));
+        }
+    }
+    match header_str(headers, METHOD) {
+        Some(m) if m == req.method => {}
+        Some(m) => {
+            return Err(mismatch(format!(
+                "Mcp-Method is {m:?} but the body's method is {:?}",
+                req.method
+            )));
+        }
+        None => return Err(mismatch("the Mcp-Method header is missing".into())),
+    }
+    let field = if req.method == "resources/read" {
+        "uri"
+    } else {
+        "name"
+    };
+    let named = matches!(
+        req.method.as_str(),
+        "tools/call" | "prompts/get" | "resources/read"
+    );
+    let body_name = req
+        .params
+        .as_ref()
+        .and_then(|p| p.get(field))
+        .and_then(Value::as_str);
+    match (
+        named.then_some(body_name).flatten(),
+        header_str(headers, NAME),
+    ) {
+        (Some(b), Some(h)) if b == h => Ok(()),
+        (Some(b), Some(h)) => Err(mismatch(format!(
+            "Mcp-Name is {h:?} but the body's `{field}` is {b:?}"
+        ))),
+        (Some(_), None) => Err(mismatch("the Mcp-Name header is missing".into())),
+        (None, _) => Ok(()),
+    }
+}
+
+/// The stateless era's custom headers (SEP-2243): a tool argument whose schema carries
+/// `"x-mcp-header": "Name"` travels in `Mcp-Param-Name` too, so that proxies can route on it. The
+/// header must be present when the body has the argument and carry the same value, literally or
+/// as `=?base64?…?=` (strict Base64, padding included).
+fn check_param_headers(
+    server: &Server,
+    headers: &HeaderMap,
+    req: &RpcRequest,
+) -> Result<(), Refusal> {
+    if req.method != "tools/call" {
+        return Ok(());
+    }
+    let params = req.params.as_ref();
+    let Some(tool) = params
+        .and_then(|p| p.get("name"))
+        .and_then(Value::as_str)
+        .and_then(|n| server.tools().get(n))
+    else {
+        return Ok(());
+    };
+    let Some(properties) = tool.input_schema()["properties"].as_object() else {
+        return Ok(());
+    };
+    let arguments = params.and_then(|p| p.get("arguments"));
+    for (arg, schema) in properties {
+        let Some(suffix) = schema.get("x-mcp-header").and_then(Value::as_str) else {
+            continue;
+        };
+        let header = format!("mcp-param-{suffix}");
+        let body = arguments.and_then(|a| a.get(arg)).filter(|v| !v.is_null());
+        let given = headers
+            .get(header.as_str())
+            .map(|v| v.to_str().map(str::trim));
+        let mismatch = |what: String| {
+            Refusal::new(
+                StatusCode::BAD_REQUEST,
+                codes::HEADER_MISMATCH,
+                format!("Header mismatch: Mcp-Param-{suffix} {what}"),
+            )
+        };
+        match (body, given) {
+            (None, None) => {}
+            (Some(_), None) => {
+                return Err(mismatch(format!("is missing but the body has `{arg}`")));
+            }
+            (_, Some(Err(_))) => return Err(mismatch("is not visible ASCII".into())),
+            (body, Some(Ok(raw))) => {
+                let value =
+                    decode_param(raw).ok_or_else(|| mismatch("has invalid Base64".into()))?;
+                let expected = match body {
+                    Some(Value::String(s)) => Some(s.clone()),
+                    Some(v @ (Value::Number(_) | Value::Bool(_))) => Some(v.to_string()),
+                    _ => None,
+                };
+                if expected.as_deref() != Some(value.as_str()) {
+                    return Err(mismatch(format!("does not match the body's `{arg}`")));
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// A parameter header's value: `=?base64?…?=` decoded (strict), anything else literally.
+fn decode_param(raw: &str) -> Option<String> {
+    match raw
+        .strip_prefix("=?base64?")
+        .and_then(|r| r.strip_suffix("?="))
+    {
+        Some(encoded) => String::from_utf8(PARAM_BASE64.decode(encoded).ok()?).ok(),
+        None => Some(raw.to_owned()),
+    }
+}
+
+/// Standard Base64 (`+` and `/`) with canonical padding, as the header rule asks. Bits past the
+/// last whole byte are ignored rather than refused.
+const PARAM_BASE64: GeneralPurpose = GeneralPurpose::new(
+    &alphabet::STANDARD,
+    GeneralPurposeConfig::new().with_decode_allow_trailing_bits(true),
+);
+
+/// The stateless era's status for a JSON-RPC error: 404 for an unknown method, 400 for a request
+/// the server cannot take as sent.
+pub(super) fn stateless_status(response: &Value) -> StatusCode {
+    let code = response
+        .get("error")
+        .and_then(|e| e.get("code"))
+        .and_then(Value::as_i64);
+    match code {
+        None => StatusCode::OK,
+        Some(codes::METHOD_NOT_FOUND) => StatusCode::NOT_FOUND,
+        Some(
+            codes::PARSE_ERROR
+            | codes::INVALID_REQUEST
+            | codes::INVALID_PARAMS
+            | codes::HEADER_MISMATCH
+            | codes::MISSING_CAPABILITY
+            | codes::UNSUPPORTED_VERSION,
+        ) => StatusCode::BAD_REQUEST,
+        Some(_) => StatusCode::OK,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parameter_headers_decode_strict_base64_or_stay_literal() {
+        for (raw, expected) in [
+            ("=?base64?SGVsbG8=?=", Some("Hello")),
+            ("=?base64?SGVsbG8?=", None),
+            ("=?base64?SGVs!!!bG8=?=", None),
+            ("=?base64?SGk=?=", Some("Hi")),
+            // Bits past the last byte are ignored; the URL-safe alphabet is not accepted.
+            ("=?base64?SGl=?=", Some("Hi")),
+            ("=?base64?Pz8_?=", None),
+            ("=?base64?Pz8/?=", Some("???")),
+            ("=?base64?SGk=SGk=?=", None),
+            ("=?base64?SG===?=", None),
+            ("=?base64??=", Some("")),
+            ("=?base64?SGVsbG8=", Some("=?base64?SGVsbG8=")),
+            ("SGVsbG8=", Some("SGVsbG8=")),
+            ("plain", Some("plain")),
+        ] {
+            assert_eq!(decode_param(raw).as_deref(), expected, "{raw}");
+        }
+    }
+}
