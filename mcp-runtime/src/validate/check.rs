@@ -218,15 +218,16 @@ fn check_string(r: &Rules, s: &str, path: &Path<'_>, out: &mut Out<'_>) -> bool 
         } else {
             s.len() as u64
         };
+        // The message counts code points even when the byte length alone decided.
         if let Some(min) = r.min_length
             && chars < min
         {
-            fail!(out, ok, path, Msg::MinLength(min, chars));
+            fail!(out, ok, path, Msg::MinLength(min, s.chars().count() as u64));
         }
         if let Some(max) = r.max_length
             && chars > max
         {
-            fail!(out, ok, path, Msg::MaxLength(max, chars));
+            fail!(out, ok, path, Msg::MaxLength(max, s.chars().count() as u64));
         }
     }
     if let Some(p) = &r.pattern
@@ -296,6 +297,11 @@ mod tests {
             (json!({"maxLength": 2}), json!("😀😀"), &[]),
             (json!({"minLength": 3}), json!("😀😀"), &["/x: must be at least 3 characters (got 2)"]),
             (json!({"minLength": 3}), json!(12), &[]),
+            // non-ASCII strings short in bytes: the count is still in code points
+            (json!({"minLength": 3}), json!("é"), &["/x: must be at least 3 characters (got 1)"]),
+            (json!({"minLength": 5}), json!("😀"), &["/x: must be at least 5 characters (got 1)"]),
+            (json!({"minLength": 2}), json!("é"), &["/x: must be at least 2 characters (got 1)"]),
+            (json!({"maxLength": 1}), json!("éa"), &["/x: must be at most 1 character (got 2)"]),
         ];
         table(rows);
     }
