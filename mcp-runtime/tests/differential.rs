@@ -390,6 +390,60 @@ fn raw_cases() -> Vec<Case> {
                 "required": ["unique"]
             }),
         ),
+        raw(
+            "keywords: unevaluated",
+            json!({
+                "type": "object",
+                "$defs": {
+                    "Named": {"properties": {"name": {"type": "string"}}},
+                    "Tree": {
+                        "type": "object",
+                        "properties": {"kids": {"type": "array", "items": {"$ref": "#/$defs/Tree"}}},
+                        "unevaluatedProperties": false
+                    }
+                },
+                "properties": {
+                    "flat": {
+                        "type": "object",
+                        "properties": {"label": {"type": "string"}},
+                        "required": ["label"],
+                        "oneOf": [
+                            {"type": "object", "properties": {"kind": {"const": "circle"}, "r": {"type": "number"}}, "required": ["kind", "r"]},
+                            {"type": "object", "properties": {"kind": {"const": "square"}, "side": {"type": "number"}}, "required": ["kind", "side"]}
+                        ],
+                        "unevaluatedProperties": false
+                    },
+                    "mixed": {
+                        "$ref": "#/$defs/Named",
+                        "allOf": [{"properties": {"a": true}}],
+                        "anyOf": [{"properties": {"b": {"type": "integer"}}}, {"properties": {"c": {"type": "string"}}}],
+                        "if": {"properties": {"mode": {"const": "x"}}, "required": ["mode"]},
+                        "then": {"properties": {"x": {"type": "integer"}}},
+                        "else": {"properties": {"y": {"type": "boolean"}}},
+                        "dependentSchemas": {"d": {"properties": {"e": true}}},
+                        "not": {"properties": {"n": true}, "required": ["n", "never"]},
+                        "patternProperties": {"^[0-9]+$": true},
+                        "unevaluatedProperties": {"type": "integer"}
+                    },
+                    "nested": {
+                        "allOf": [{"properties": {"a": true}, "unevaluatedProperties": {"type": "string"}}],
+                        "unevaluatedProperties": false
+                    },
+                    "tree": {"$ref": "#/$defs/Tree"},
+                    "items": {
+                        "type": "array",
+                        "prefixItems": [{"type": "string"}],
+                        "anyOf": [{"prefixItems": [true, {"type": "integer"}]}, {"contains": {"const": "c"}}],
+                        "unevaluatedItems": false
+                    },
+                    "open_items": {
+                        "allOf": [{"unevaluatedItems": {"type": "integer"}}],
+                        "unevaluatedItems": false
+                    }
+                },
+                "unevaluatedProperties": false
+            }),
+        ),
     ]
 }
 
@@ -579,6 +633,12 @@ impl<'s> Gen<'s> {
             } else {
                 Value::String(self.rng.pick(STRINGS).to_string())
             };
+        }
+        if o.contains_key("unevaluatedProperties") && !self.noise(20) {
+            return self.unevaluated_object(schema, depth);
+        }
+        if o.contains_key("unevaluatedItems") && !self.noise(20) {
+            return self.unevaluated_array(schema, depth);
         }
         for key in ["anyOf", "oneOf", "allOf"] {
             if let Some(Value::Array(branches)) = o.get(key) {
@@ -799,6 +859,92 @@ impl<'s> Gen<'s> {
             out.insert(key, v);
         }
         Value::Object(out)
+    }
+
+    /// Every subschema `s` applies in place (itself included), `$ref`s followed.
+    fn in_place(&self, s: &'s Value, found: &mut Vec<&'s Value>) {
+        let s = self.deref(s);
+        if found.iter().any(|f| std::ptr::eq(*f, s)) {
+            return;
+        }
+        found.push(s);
+        let Value::Object(o) = s else { return };
+        for key in ["allOf", "anyOf", "oneOf"] {
+            for b in o.get(key).and_then(Value::as_array).into_iter().flatten() {
+                self.in_place(b, found);
+            }
+        }
+        for key in ["if", "then", "else", "not"] {
+            if let Some(b) = o.get(key) {
+                self.in_place(b, found);
+            }
+        }
+        for b in o
+            .get("dependentSchemas")
+            .and_then(Value::as_object)
+            .into_iter()
+            .flat_map(|m| m.values())
+        {
+            self.in_place(b, found);
+        }
+    }
+
+    /// For `unevaluatedProperties`: an object mixing the keys every in-place subschema names,
+    /// the keys `dependentSchemas` depend on, and a stray key now and then.
+    fn unevaluated_object(&mut self, schema: &'s Value, depth: u32) -> Value {
+        let mut found = Vec::new();
+        self.in_place(schema, &mut found);
+        let mut named: Vec<(&'s String, &'s Value)> = Vec::new();
+        for s in &found {
+            for key in ["properties", "dependentSchemas"] {
+                if let Some(Value::Object(props)) = s.get(key) {
+                    named.extend(props.iter());
+                }
+            }
+        }
+        let mut out = Map::new();
+        for (name, s) in named {
+            if self.rng.chance(50) && !out.contains_key(name) {
+                let v = if depth > 4 || !s.is_object() || s.get("type").is_none() {
+                    self.rng
+                        .pick(&[json!(1), json!("x"), json!("circle"), json!(true)])
+                        .clone()
+                } else {
+                    self.value(s, depth + 1)
+                };
+                out.insert(name.clone(), v);
+            }
+        }
+        if self.rng.chance(20) {
+            out.insert(self.rng.pick(KEYS).to_string(), self.wild());
+        }
+        Value::Object(out)
+    }
+
+    /// For `unevaluatedItems`: a short array of the kinds of items the subschemas name.
+    fn unevaluated_array(&mut self, schema: &'s Value, depth: u32) -> Value {
+        let mut found = Vec::new();
+        self.in_place(schema, &mut found);
+        let mut kinds: Vec<&'s Value> = Vec::new();
+        for s in &found {
+            kinds.extend(
+                s.get("prefixItems")
+                    .and_then(Value::as_array)
+                    .into_iter()
+                    .flatten(),
+            );
+            kinds.extend(["items", "contains"].iter().filter_map(|k| s.get(*k)));
+        }
+        let n = self.rng.below(5);
+        (0..n)
+            .map(|_| match kinds.is_empty() || self.rng.chance(20) {
+                true => self.wild(),
+                false => {
+                    let k = *self.rng.pick(&kinds);
+                    self.value(k, depth + 1)
+                }
+            })
+            .collect()
     }
 
     /// The whole arguments object.

@@ -143,8 +143,14 @@ impl Validator {
                 otherwise
             };
             if let Some(b) = branch {
-                ok &= self.check(b, v, path, out);
+                ok &= self.check(b, v, path, out.as_deref_mut());
             }
+        }
+        if r.unevaluated_properties.is_some() || r.unevaluated_items.is_some() {
+            if !ok && out.is_none() {
+                return false;
+            }
+            ok &= self.check_unevaluated(r, v, path, !ok, &mut out);
         }
         ok
     }

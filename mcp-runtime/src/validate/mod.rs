@@ -20,6 +20,7 @@
 //! | `minItems`, `uniqueItems` | `must have at least 1 item (got 0)`, `must not contain duplicate items` |
 //! | `required` | `missing required argument "title"` at `/`, `missing required property "zip"` below |
 //! | `additionalProperties: false` | `unknown argument "colour" (allowed: title, priority)` |
+//! | `unevaluatedProperties: false` | the same, the names allowed through `allOf`, `oneOf`, `$ref`, … included |
 //! | `anyOf`, `oneOf` | `must match at least one of the allowed shapes`, `must match exactly one of the allowed shapes (matched 2)` |
 //! | depth | `nesting deeper than 128 levels` |
 //!
@@ -35,6 +36,7 @@
 //! | `pattern.rs` | `Pattern`: an ECMA-262 `pattern` compiled with `regress` |
 //! | `check.rs` | instance → violations: the walk, `type`/`enum`/`const`, numbers, strings, applicators |
 //! | `containers.rs` | the walk into arrays and objects |
+//! | `unevaluated.rs` | `unevaluatedProperties`, `unevaluatedItems`: what the other keywords evaluated |
 //! | `report.rs` | `Msg` and its rendering, quoting of received values, the `fail!` macro |
 //! | `path.rs` | `Path`: where the walk is, rendered as a JSON Pointer on demand |
 //! | `numbers.rs` | `Num`: exact comparison of JSON numbers; integral floats |
@@ -50,6 +52,7 @@ mod path;
 mod pattern;
 mod refs;
 mod report;
+mod unevaluated;
 
 use node::Node;
 
