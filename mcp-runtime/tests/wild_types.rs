@@ -302,6 +302,7 @@ async fn wild_types_are_served_and_validated_like_jsonschema() {
         ("ip", json!({"v": "127.0.0.1"}), Body),
         ("ip", json!({"v": "::1"}), Body),
         ("ip", json!({"v": 1}), Refused("/v: must be a string")),
+        ("ip", json!({"v": "localhost"}), Refused("/v: must be a valid ip (got \"localhost\")")),
         // std::time::Duration
         ("duration", json!({"v": {"secs": 1, "nanos": 5}}), Body),
         ("duration", json!({"v": {"secs": -1, "nanos": 5}}), Refused("/v/secs: must be >= 0")),

@@ -7,6 +7,7 @@ use std::cmp::Ordering;
 use serde_json::{Number, Value};
 
 use super::equality::json_eq;
+use super::formats::{self, IntFault};
 use super::node::{Node, NodeId, Rules, Types};
 use super::numbers::{Num, integral, is_integer};
 use super::path::Path;
@@ -47,6 +48,21 @@ impl Validator {
         let mut ok = true;
         if path.depth > MAX_DEPTH {
             fail!(out, ok, path, Msg::Depth);
+            return ok;
+        }
+
+        // -- an integer format, before `type` rewrites integral floats
+        if let Some(f) = &r.int_format
+            && let Value::Number(n) = &*v
+            && let Some(fault) = f.check(n)
+        {
+            let msg = match fault {
+                IntFault::Below => Msg::Bound(">=", f.lo_text, n),
+                IntFault::Above => Msg::Bound("<=", f.hi_text, n),
+                IntFault::Fraction => Msg::Type("must be an integer", v),
+                IntFault::Inexact => Msg::Inexact(n),
+            };
+            fail!(out, ok, path, msg);
             return ok;
         }
 
@@ -240,6 +256,11 @@ fn check_string(r: &Rules, s: &str, path: &Path<'_>, out: &mut Out<'_>) -> bool 
         && !p.is_match(s)
     {
         fail!(out, ok, path, Msg::Pattern(&p.source));
+    }
+    if let Some((f, name)) = r.str_format
+        && !formats::is_valid(f, s)
+    {
+        fail!(out, ok, path, Msg::Format(name, s));
     }
     ok
 }

@@ -7,6 +7,7 @@ use std::collections::HashMap;
 use serde_json::Value;
 
 use super::Validator;
+use super::formats::{self, Format};
 use super::node::{Additional, Alternatives, Bound, Node, NodeId, Rules, Types};
 use super::numbers::Num;
 use super::pattern::Pattern;
@@ -350,6 +351,12 @@ impl<'s> Compiler<'s> {
                 }
                 // Without `if` these do nothing (2020-12 §10.2.2).
                 "then" | "else" => {}
+                "format" => match v.as_str().and_then(formats::parse) {
+                    Some(Format::Str(f, name)) => r.str_format = Some((f, name)),
+                    Some(Format::Int(f)) => r.int_format = Some(f),
+                    // Any other format is an annotation.
+                    None => {}
+                },
                 k if ANNOTATIONS.contains(&k) => {}
                 k if k.starts_with("x-") => {}
                 other => {
@@ -383,6 +390,8 @@ impl<'s> Compiler<'s> {
             && r.min_length.is_none()
             && r.max_length.is_none()
             && r.pattern.is_none()
+            && r.str_format.is_none()
+            && r.int_format.is_none()
             && r.prefix_items.is_empty()
             && r.items.is_none()
             && r.min_items.is_none()

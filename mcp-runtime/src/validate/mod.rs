@@ -17,6 +17,8 @@
 //! | `multipleOf` | `must be a multiple of 5 (got 7)` |
 //! | `minLength` | `must be at least 3 characters (got 2)` (code points) |
 //! | `pattern` | `must match the pattern ^T-\d+$` |
+//! | `format` (strings) | `must be a valid ipv4 (got "1.2.3")` |
+//! | `format` (integers) | `must be <= 9223372036854775807 (got 9223372036854775808)`, `must be an integer literal: a float this large is not exact (got 9007199254740994.0)` |
 //! | `minItems`, `uniqueItems` | `must have at least 1 item (got 0)`, `must not contain duplicate items` |
 //! | `required` | `missing required argument "title"` at `/`, `missing required property "zip"` below |
 //! | `additionalProperties: false` | `unknown argument "colour" (allowed: title, priority)` |
@@ -40,12 +42,14 @@
 //! | `report.rs` | `Msg` and its rendering, quoting of received values, the `fail!` macro |
 //! | `path.rs` | `Path`: where the walk is, rendered as a JSON Pointer on demand |
 //! | `numbers.rs` | `Num`: exact comparison of JSON numbers; integral floats |
+//! | `formats.rs` | the asserted `format`s: std parsers, RFC 3339 dates and durations, integer ranges |
 //! | `equality.rs` | JSON Schema equality (`enum`, `const`, `uniqueItems`) and its hash |
 
 mod check;
 mod compile;
 mod containers;
 mod equality;
+mod formats;
 mod node;
 mod numbers;
 mod path;

@@ -4,6 +4,7 @@ use std::collections::HashMap;
 
 use serde_json::Value;
 
+use super::formats::{IntFormat, StrFormat};
 use super::numbers::Num;
 use super::pattern::Pattern;
 
@@ -114,6 +115,10 @@ pub(super) struct Rules {
     pub(super) min_length: Option<u64>,
     pub(super) max_length: Option<u64>,
     pub(super) pattern: Option<Pattern>,
+    /// A string `format` this validator asserts, and its name.
+    pub(super) str_format: Option<(StrFormat, &'static str)>,
+    /// An integer `format` (`int64`, `uint8`, …): its range, checked before `type`.
+    pub(super) int_format: Option<IntFormat>,
 
     pub(super) prefix_items: Vec<NodeId>,
     pub(super) items: Option<NodeId>,
