@@ -7,6 +7,7 @@ use std::cmp::Ordering;
 use serde_json::{Number, Value};
 
 use super::equality::json_eq;
+use super::formats::{self, IntFault};
 use super::node::{Node, NodeId, Rules, Types};
 use super::numbers::{Num, integral, is_integer};
 use super::path::Path;
@@ -47,6 +48,21 @@ impl Validator {
         let mut ok = true;
         if path.depth > MAX_DEPTH {
             fail!(out, ok, path, Msg::Depth);
+            return ok;
+        }
+
+        // -- an integer format, before `type` rewrites integral floats
+        if let Some(f) = &r.int_format
+            && let Value::Number(n) = &*v
+            && let Some(fault) = f.check(n)
+        {
+            let msg = match fault {
+                IntFault::Below => Msg::Bound(">=", f.lo_text, n),
+                IntFault::Above => Msg::Bound("<=", f.hi_text, n),
+                IntFault::Fraction => Msg::Type("must be an integer", v),
+                IntFault::Inexact => Msg::Inexact(n),
+            };
+            fail!(out, ok, path, msg);
             return ok;
         }
 
@@ -143,8 +159,14 @@ impl Validator {
                 otherwise
             };
             if let Some(b) = branch {
-                ok &= self.check(b, v, path, out);
+                ok &= self.check(b, v, path, out.as_deref_mut());
             }
+        }
+        if r.unevaluated_properties.is_some() || r.unevaluated_items.is_some() {
+            if !ok && out.is_none() {
+                return false;
+            }
+            ok &= self.check_unevaluated(r, v, path, !ok, &mut out);
         }
         ok
     }
@@ -218,21 +240,27 @@ fn check_string(r: &Rules, s: &str, path: &Path<'_>, out: &mut Out<'_>) -> bool 
         } else {
             s.len() as u64
         };
+        // The message counts code points even when the byte length alone decided.
         if let Some(min) = r.min_length
             && chars < min
         {
-            fail!(out, ok, path, Msg::MinLength(min, chars));
+            fail!(out, ok, path, Msg::MinLength(min, s.chars().count() as u64));
         }
         if let Some(max) = r.max_length
             && chars > max
         {
-            fail!(out, ok, path, Msg::MaxLength(max, chars));
+            fail!(out, ok, path, Msg::MaxLength(max, s.chars().count() as u64));
         }
     }
     if let Some(p) = &r.pattern
         && !p.is_match(s)
     {
         fail!(out, ok, path, Msg::Pattern(&p.source));
+    }
+    if let Some((f, name)) = r.str_format
+        && !formats::is_valid(f, s)
+    {
+        fail!(out, ok, path, Msg::Format(name, s));
     }
     ok
 }
@@ -296,6 +324,11 @@ mod tests {
             (json!({"maxLength": 2}), json!("😀😀"), &[]),
             (json!({"minLength": 3}), json!("😀😀"), &["/x: must be at least 3 characters (got 2)"]),
             (json!({"minLength": 3}), json!(12), &[]),
+            // non-ASCII strings short in bytes: the count is still in code points
+            (json!({"minLength": 3}), json!("é"), &["/x: must be at least 3 characters (got 1)"]),
+            (json!({"minLength": 5}), json!("😀"), &["/x: must be at least 5 characters (got 1)"]),
+            (json!({"minLength": 2}), json!("é"), &["/x: must be at least 2 characters (got 1)"]),
+            (json!({"maxLength": 1}), json!("éa"), &["/x: must be at most 1 character (got 2)"]),
         ];
         table(rows);
     }

@@ -7,6 +7,7 @@ use std::collections::HashMap;
 use serde_json::Value;
 
 use super::Validator;
+use super::formats::{self, Format};
 use super::node::{Additional, Alternatives, Bound, Node, NodeId, Rules, Types};
 use super::numbers::Num;
 use super::pattern::Pattern;
@@ -49,7 +50,7 @@ impl Validator {
     ///
     /// Fails on an invalid keyword value, a pattern that is not ECMA-262, a `$ref` that does not
     /// resolve inside the schema, a `$ref` loop that never descends into the value, and keywords
-    /// this validator does not implement (`unevaluatedProperties`, `$dynamicRef`, …).
+    /// this validator does not implement (`$dynamicRef`, `$recursiveRef`, …).
     pub fn compile(schema: &Value) -> Result<Self, String> {
         let mut c = Compiler {
             root: schema,
@@ -61,8 +62,9 @@ impl Validator {
         c.refs.insert(String::new(), 0);
         let node = c.compile(schema, "#")?;
         c.nodes[0] = node;
-        let v = Validator { nodes: c.nodes };
+        let mut v = Validator { nodes: c.nodes };
         v.check_ref_loops()?;
+        v.name_unevaluated();
         Ok(v)
     }
 }
@@ -271,6 +273,19 @@ impl<'s> Compiler<'s> {
                         ),
                     })
                 }
+                "unevaluatedProperties" => {
+                    r.unevaluated_properties = Some(match v {
+                        Value::Bool(true) => Additional::Allowed,
+                        Value::Bool(false) => Additional::Forbidden { allowed: "".into() },
+                        s => Additional::Schema(
+                            self.subschema(s, &format!("{at}/unevaluatedProperties"))?,
+                        ),
+                    })
+                }
+                "unevaluatedItems" => {
+                    r.unevaluated_items =
+                        Some(self.subschema(v, &format!("{at}/unevaluatedItems"))?)
+                }
                 "propertyNames" => {
                     r.property_names = Some(self.subschema(v, &format!("{at}/propertyNames"))?)
                 }
@@ -336,6 +351,12 @@ impl<'s> Compiler<'s> {
                 }
                 // Without `if` these do nothing (2020-12 §10.2.2).
                 "then" | "else" => {}
+                "format" => match v.as_str().and_then(formats::parse) {
+                    Some(Format::Str(f, name)) => r.str_format = Some((f, name)),
+                    Some(Format::Int(f)) => r.int_format = Some(f),
+                    // Any other format is an annotation.
+                    None => {}
+                },
                 k if ANNOTATIONS.contains(&k) => {}
                 k if k.starts_with("x-") => {}
                 other => {
@@ -369,6 +390,8 @@ impl<'s> Compiler<'s> {
             && r.min_length.is_none()
             && r.max_length.is_none()
             && r.pattern.is_none()
+            && r.str_format.is_none()
+            && r.int_format.is_none()
             && r.prefix_items.is_empty()
             && r.items.is_none()
             && r.min_items.is_none()
@@ -381,7 +404,9 @@ impl<'s> Compiler<'s> {
             && r.any_of.is_none()
             && r.one_of.is_none()
             && r.not.is_none()
-            && r.if_then_else.is_none();
+            && r.if_then_else.is_none()
+            && r.unevaluated_properties.is_none()
+            && r.unevaluated_items.is_none();
         Ok(if is_empty {
             Node::Any
         } else {
@@ -406,7 +431,7 @@ mod tests {
             (json!({"maximum": "9"}), "must be a number"),
             (json!({"multipleOf": 0}), "greater than 0"),
             (json!({"items": [{}]}), "prefixItems"),
-            (json!({"unevaluatedProperties": false}), "not supported"),
+            (json!({"unevaluatedProperties": 1}), "object or a boolean"),
             (json!({"$dynamicRef": "#meta"}), "not supported"),
             (json!(5), "object or a boolean"),
         ] {

@@ -17,9 +17,12 @@
 //! | `multipleOf` | `must be a multiple of 5 (got 7)` |
 //! | `minLength` | `must be at least 3 characters (got 2)` (code points) |
 //! | `pattern` | `must match the pattern ^T-\d+$` |
+//! | `format` (strings) | `must be a valid ipv4 (got "1.2.3")` |
+//! | `format` (integers) | `must be <= 9223372036854775807 (got 9223372036854775808)`, `must be an integer literal: a float this large is not exact (got 9007199254740994.0)` |
 //! | `minItems`, `uniqueItems` | `must have at least 1 item (got 0)`, `must not contain duplicate items` |
 //! | `required` | `missing required argument "title"` at `/`, `missing required property "zip"` below |
 //! | `additionalProperties: false` | `unknown argument "colour" (allowed: title, priority)` |
+//! | `unevaluatedProperties: false` | the same, the names allowed through `allOf`, `oneOf`, `$ref`, … included |
 //! | `anyOf`, `oneOf` | `must match at least one of the allowed shapes`, `must match exactly one of the allowed shapes (matched 2)` |
 //! | depth | `nesting deeper than 128 levels` |
 //!
@@ -35,21 +38,25 @@
 //! | `pattern.rs` | `Pattern`: an ECMA-262 `pattern` compiled with `regress` |
 //! | `check.rs` | instance → violations: the walk, `type`/`enum`/`const`, numbers, strings, applicators |
 //! | `containers.rs` | the walk into arrays and objects |
+//! | `unevaluated.rs` | `unevaluatedProperties`, `unevaluatedItems`: what the other keywords evaluated |
 //! | `report.rs` | `Msg` and its rendering, quoting of received values, the `fail!` macro |
 //! | `path.rs` | `Path`: where the walk is, rendered as a JSON Pointer on demand |
 //! | `numbers.rs` | `Num`: exact comparison of JSON numbers; integral floats |
+//! | `formats.rs` | the asserted `format`s: std parsers, RFC 3339 dates and durations, integer ranges |
 //! | `equality.rs` | JSON Schema equality (`enum`, `const`, `uniqueItems`) and its hash |
 
 mod check;
 mod compile;
 mod containers;
 mod equality;
+mod formats;
 mod node;
 mod numbers;
 mod path;
 mod pattern;
 mod refs;
 mod report;
+mod unevaluated;
 
 use node::Node;
 

@@ -4,6 +4,7 @@ use std::collections::HashMap;
 
 use serde_json::Value;
 
+use super::formats::{IntFormat, StrFormat};
 use super::numbers::Num;
 use super::pattern::Pattern;
 
@@ -114,6 +115,10 @@ pub(super) struct Rules {
     pub(super) min_length: Option<u64>,
     pub(super) max_length: Option<u64>,
     pub(super) pattern: Option<Pattern>,
+    /// A string `format` this validator asserts, and its name.
+    pub(super) str_format: Option<(StrFormat, &'static str)>,
+    /// An integer `format` (`int64`, `uint8`, …): its range, checked before `type`.
+    pub(super) int_format: Option<IntFormat>,
 
     pub(super) prefix_items: Vec<NodeId>,
     pub(super) items: Option<NodeId>,
@@ -142,6 +147,13 @@ pub(super) struct Rules {
     pub(super) one_of: Option<Alternatives>,
     pub(super) not: Option<NodeId>,
     pub(super) if_then_else: Option<(NodeId, Option<NodeId>, Option<NodeId>)>,
+
+    /// `unevaluatedProperties`: what the keys no other keyword evaluated must satisfy. Its
+    /// `Forbidden` names are every property named at this location, through in-place
+    /// applicators (filled in once the whole arena is compiled).
+    pub(super) unevaluated_properties: Option<Additional>,
+    /// `unevaluatedItems`: the schema of the items no other keyword evaluated.
+    pub(super) unevaluated_items: Option<NodeId>,
 }
 
 impl Rules {
@@ -151,6 +163,24 @@ impl Rules {
             Some(index) => index.get(name).copied(),
             None => self.properties.iter().position(|(n, _)| &**n == name),
         }
+    }
+
+    /// The schemas applied in place, to the same value (`$ref`, `allOf`, `anyOf`, `oneOf`, `not`,
+    /// `if`/`then`/`else`, `dependentSchemas`).
+    pub(super) fn in_place(&self) -> Vec<NodeId> {
+        let mut next: Vec<NodeId> = self.all_of.clone();
+        next.extend(self.reference);
+        next.extend(self.not);
+        for alt in [&self.any_of, &self.one_of].into_iter().flatten() {
+            next.extend(&alt.branches);
+        }
+        if let Some((i, t, e)) = self.if_then_else {
+            next.push(i);
+            next.extend(t);
+            next.extend(e);
+        }
+        next.extend(self.dependent_schemas.iter().map(|(_, n)| *n));
+        next
     }
 
     #[inline]

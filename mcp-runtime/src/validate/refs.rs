@@ -54,19 +54,7 @@ impl Validator {
             }
             state[id as usize] = 1;
             if let Node::Rules(r) = &v.nodes[id as usize] {
-                let mut next: Vec<NodeId> = r.all_of.clone();
-                next.extend(r.reference);
-                next.extend(r.not);
-                for alt in [&r.any_of, &r.one_of].into_iter().flatten() {
-                    next.extend(&alt.branches);
-                }
-                if let Some((i, t, e)) = r.if_then_else {
-                    next.push(i);
-                    next.extend(t);
-                    next.extend(e);
-                }
-                next.extend(r.dependent_schemas.iter().map(|(_, n)| *n));
-                for n in next {
+                for n in r.in_place() {
                     visit(v, n, state)?;
                 }
             }

@@ -24,6 +24,10 @@ pub(super) enum Msg<'a> {
     MinLength(u64, u64),
     MaxLength(u64, u64),
     Pattern(&'a str),
+    /// A string `format`'s name and the string.
+    Format(&'a str, &'a str),
+    /// A float at or beyond 2^53 where an integer format is declared.
+    Inexact(&'a Number),
     MinItems(u64, u64),
     MaxItems(u64, u64),
     MinContains(u64, u64),
@@ -58,6 +62,15 @@ pub(super) fn report(out: &mut Vec<Violation>, path: &Path<'_>, msg: Msg<'_>) {
             plural(max, "character", "characters")
         ),
         Msg::Pattern(p) => format!("must match the pattern {p}"),
+        Msg::Format(name, s) => {
+            let mut m = format!("must be a valid {name} (got ");
+            quote_str(&mut m, s);
+            m.push(')');
+            m
+        }
+        Msg::Inexact(n) => {
+            format!("must be an integer literal: a float this large is not exact (got {n})")
+        }
         Msg::MinItems(min, n) => {
             format!(
                 "must have at least {} (got {n})",
