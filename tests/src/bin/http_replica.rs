@@ -2,6 +2,7 @@
 //! served the call (and `steps` sends progress and a log message), on Streamable HTTP at `127.0.0.1:<port>` (the first argument, default 0 for
 //! any free port). Prints `listening on http://ADDR/mcp` to stderr once bound.
 
+use integration_tests::kit::{add, steps};
 use mcp_runtime::prelude::*;
 use mcp_runtime::transport::http::HttpOptions;
 use tracing_subscriber::filter::LevelFilter;
@@ -12,22 +13,6 @@ use tracing_subscriber::util::SubscriberInitExt;
 #[tool]
 fn replica() -> u32 {
     std::process::id()
-}
-
-/// Add two integers.
-#[tool]
-fn add(a: i64, b: i64) -> i64 {
-    a + b
-}
-
-/// Report progress 1 and 2 of 2 with an info log message between them, then answer.
-#[tool]
-async fn steps(ctx: &Context) -> String {
-    ctx.progress(1.0, Some(2.0), Some("first"));
-    ctx.log(LogLevel::Info, "halfway");
-    tokio::task::yield_now().await;
-    ctx.progress(2.0, Some(2.0), Some("second"));
-    "two steps".into()
 }
 
 #[tokio::main]
