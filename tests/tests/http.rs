@@ -35,17 +35,22 @@ struct Probe {
     started: AtomicUsize,
 }
 
-/// Report progress, then wait until dropped.
-#[tool]
-async fn wait_forever(ctx: &Context, probe: &Probe) -> String {
+/// Counts a `wait_*` run as started, and as dropped when the guard it returns is.
+fn running(probe: &Probe) -> impl Drop + '_ {
     struct Drops<'a>(&'a Probe);
     impl Drop for Drops<'_> {
         fn drop(&mut self) {
             self.0.dropped.fetch_add(1, Ordering::SeqCst);
         }
     }
-    let _drops = Drops(probe);
     probe.started.fetch_add(1, Ordering::SeqCst);
+    Drops(probe)
+}
+
+/// Report progress, then wait until dropped.
+#[tool]
+async fn wait_forever(ctx: &Context, probe: &Probe) -> String {
+    let _running = running(probe);
     ctx.progress(1.0, None, Some("waiting"));
     std::future::pending::<()>().await;
     "never".into()
@@ -54,14 +59,7 @@ async fn wait_forever(ctx: &Context, probe: &Probe) -> String {
 /// Wait until dropped, without a word (its answer would be plain JSON).
 #[tool]
 async fn wait_quietly(probe: &Probe) -> String {
-    struct Drops<'a>(&'a Probe);
-    impl Drop for Drops<'_> {
-        fn drop(&mut self) {
-            self.0.dropped.fetch_add(1, Ordering::SeqCst);
-        }
-    }
-    let _drops = Drops(probe);
-    probe.started.fetch_add(1, Ordering::SeqCst);
+    let _running = running(probe);
     std::future::pending::<()>().await;
     "never".into()
 }
@@ -182,6 +180,15 @@ impl Endpoint {
         self.post(&[&LIST[..], extra].concat(), &body).await
     }
 
+    /// For each `(value, status)` of `cases`, a stateless `tools/list` with that `header` gets
+    /// that status.
+    async fn expect_statuses(&self, header: &str, cases: &[(&str, StatusCode)]) {
+        for (value, status) in cases {
+            let r = self.list_with(41, &[(header, value)]).await;
+            assert_eq!(r.status(), *status, "{header}: {value}");
+        }
+    }
+
     /// `probe_counts`, called statelessly: how many `wait_*` runs started and were dropped.
     async fn probe_counts(&self, id: u64) -> Value {
         let v = json_body(
@@ -231,6 +238,12 @@ impl Endpoint {
         .await
     }
 
+    /// `GET` on the endpoint in `session`: its server-to-client event stream.
+    async fn get_stream(&self, session: &str) -> reqwest::Response {
+        self.method(reqwest::Method::GET, &[("mcp-session-id", session)])
+            .await
+    }
+
     async fn method(&self, method: reqwest::Method, pairs: &[(&str, &str)]) -> reqwest::Response {
         self.http
             .request(method, &self.served.url)
@@ -255,6 +268,11 @@ async fn json_body(r: reqwest::Response) -> Value {
         content_type(&r)
     );
     serde_json::from_str(&r.text().await.unwrap()).unwrap()
+}
+
+/// A `tools/list` request of the handshake era (no `_meta` envelope).
+fn session_list() -> Value {
+    json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list"})
 }
 
 fn call(id: u64, name: &str, arguments: Value) -> Value {
@@ -455,18 +473,29 @@ async fn initialize_mints_a_random_session_id() {
 async fn later_requests_need_a_known_session() {
     let ep = serve(HttpOptions::default()).await;
     let session = ep.initialize(json!({})).await;
-    let list = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list"});
-    // Missing: 400.
-    let r = ep.post(&[("mcp-protocol-version", HANDSHAKE)], &list).await;
-    assert_eq!(r.status(), StatusCode::BAD_REQUEST);
-    // Unknown: 404.
-    let r = ep
-        .post(
-            &[("mcp-session-id", "0123456789abcdef0123456789abcdef")],
-            &list,
-        )
-        .await;
-    assert_eq!(r.status(), StatusCode::NOT_FOUND);
+    let list = session_list();
+    for (what, pairs, status) in [
+        (
+            "missing",
+            vec![("mcp-protocol-version", HANDSHAKE)],
+            StatusCode::BAD_REQUEST,
+        ),
+        (
+            "unknown",
+            vec![("mcp-session-id", "0123456789abcdef0123456789abcdef")],
+            StatusCode::NOT_FOUND,
+        ),
+        (
+            "an unsupported MCP-Protocol-Version",
+            vec![
+                ("mcp-session-id", &session),
+                ("mcp-protocol-version", "1999-01-01"),
+            ],
+            StatusCode::BAD_REQUEST,
+        ),
+    ] {
+        assert_eq!(ep.post(&pairs, &list).await.status(), status, "{what}");
+    }
     // Known: served, and the answer is the session's.
     let r = ep.in_session(&session, &list).await;
     assert_eq!(r.status(), StatusCode::OK);
@@ -477,17 +506,6 @@ async fn later_requests_need_a_known_session() {
             .len(),
         6
     );
-    // An unsupported MCP-Protocol-Version: 400.
-    let r = ep
-        .post(
-            &[
-                ("mcp-session-id", &session),
-                ("mcp-protocol-version", "1999-01-01"),
-            ],
-            &list,
-        )
-        .await;
-    assert_eq!(r.status(), StatusCode::BAD_REQUEST);
 }
 
 #[tokio::test]
@@ -499,7 +517,7 @@ async fn delete_ends_a_session() {
         .method(reqwest::Method::DELETE, &[("mcp-session-id", &session)])
         .await;
     assert!(r.status().is_success(), "{}", r.status());
-    let list = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list"});
+    let list = session_list();
     assert_eq!(
         ep.in_session(&session, &list).await.status(),
         StatusCode::NOT_FOUND
@@ -520,64 +538,48 @@ async fn idle_sessions_end() {
     let ep = serve(HttpOptions::default().session_idle_timeout(Duration::from_millis(50))).await;
     let idle = ep.initialize(json!({})).await;
     let streaming = ep.initialize(json!({})).await;
-    let stream = ep
-        .method(reqwest::Method::GET, &[("mcp-session-id", &streaming)])
-        .await;
+    let stream = ep.get_stream(&streaming).await;
     assert_eq!(stream.status(), StatusCode::OK);
     // Well past the limit; the next session to open sweeps the idle one, not the one whose
     // stream is open.
     tokio::time::sleep(Duration::from_millis(300)).await;
     let fresh = ep.initialize(json!({})).await;
-    let list = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list"});
-    assert_eq!(
-        ep.in_session(&idle, &list).await.status(),
-        StatusCode::NOT_FOUND
-    );
-    assert_eq!(
-        ep.in_session(&streaming, &list).await.status(),
-        StatusCode::OK
-    );
-    assert_eq!(ep.in_session(&fresh, &list).await.status(), StatusCode::OK);
+    for (session, status) in [
+        (&idle, StatusCode::NOT_FOUND),
+        (&streaming, StatusCode::OK),
+        (&fresh, StatusCode::OK),
+    ] {
+        let r = ep.in_session(session, &session_list()).await;
+        assert_eq!(r.status(), status, "{session}");
+    }
 }
 
 #[tokio::test]
 async fn get_opens_one_server_stream_per_session() {
     let ep = serve(HttpOptions::default()).await;
     let session = ep.initialize(json!({})).await;
-    let r = ep
-        .method(reqwest::Method::GET, &[("mcp-session-id", &session)])
-        .await;
+    let r = ep.get_stream(&session).await;
     assert_eq!(r.status(), StatusCode::OK);
     assert!(content_type(&r).starts_with("text/event-stream"));
     // A second one while the first is open: 409.
-    let second = ep
-        .method(reqwest::Method::GET, &[("mcp-session-id", &session)])
-        .await;
-    assert_eq!(second.status(), StatusCode::CONFLICT);
+    assert_eq!(ep.get_stream(&session).await.status(), StatusCode::CONFLICT);
     // Closing the first frees the slot (the server notices on its next poll).
     drop(r);
     until(
         "the stream freed",
         async || {
-            let again = ep
-                .method(reqwest::Method::GET, &[("mcp-session-id", &session)])
-                .await;
-            if again.status() != StatusCode::OK {
-                assert_eq!(again.status(), StatusCode::CONFLICT);
+            let again = ep.get_stream(&session).await.status();
+            if again != StatusCode::OK {
+                assert_eq!(again, StatusCode::CONFLICT);
             }
-            again.status()
+            again
         },
         |status| *status == StatusCode::OK,
     )
     .await;
     // Unknown session: 404; none: 400.
-    let r = ep
-        .method(
-            reqwest::Method::GET,
-            &[("mcp-session-id", "ffffffffffffffffffffffffffffffff")],
-        )
-        .await;
-    assert_eq!(r.status(), StatusCode::NOT_FOUND);
+    let unknown = ep.get_stream("ffffffffffffffffffffffffffffffff").await;
+    assert_eq!(unknown.status(), StatusCode::NOT_FOUND);
     let r = ep.method(reqwest::Method::GET, &[]).await;
     assert_eq!(r.status(), StatusCode::BAD_REQUEST);
 }
@@ -822,17 +824,18 @@ async fn a_stateless_client_that_hangs_up_before_any_answer_cancels_the_call() {
 #[tokio::test]
 async fn origins_are_checked() {
     let ep = serve(HttpOptions::default().allow_origin("https://app.example.com")).await;
-    for (origin, status) in [
-        ("http://evil.example.com", StatusCode::FORBIDDEN),
-        ("null", StatusCode::FORBIDDEN),
-        ("http://localhost.evil.com", StatusCode::FORBIDDEN),
-        ("http://localhost:5173", StatusCode::OK),
-        ("http://127.0.0.1", StatusCode::OK),
-        ("https://app.example.com", StatusCode::OK),
-    ] {
-        let r = ep.list_with(41, &[("origin", origin)]).await;
-        assert_eq!(r.status(), status, "Origin: {origin}");
-    }
+    ep.expect_statuses(
+        "origin",
+        &[
+            ("http://evil.example.com", StatusCode::FORBIDDEN),
+            ("null", StatusCode::FORBIDDEN),
+            ("http://localhost.evil.com", StatusCode::FORBIDDEN),
+            ("http://localhost:5173", StatusCode::OK),
+            ("http://127.0.0.1", StatusCode::OK),
+            ("https://app.example.com", StatusCode::OK),
+        ],
+    )
+    .await;
     // Every method is checked, not only POST.
     let r = ep
         .method(
@@ -843,30 +846,32 @@ async fn origins_are_checked() {
     assert_eq!(r.status(), StatusCode::FORBIDDEN);
     // Localhost origins can be refused too.
     let strict = serve(HttpOptions::default().deny_localhost_origins()).await;
-    let r = strict
-        .list_with(41, &[("origin", "http://localhost:5173")])
+    strict
+        .expect_statuses(
+            "origin",
+            &[("http://localhost:5173", StatusCode::FORBIDDEN)],
+        )
         .await;
-    assert_eq!(r.status(), StatusCode::FORBIDDEN);
 }
 
 #[tokio::test]
 async fn the_host_header_guards_against_dns_rebinding() {
     let ep = serve(HttpOptions::default()).await;
-    for (host, status) in [
-        ("evil.example.com", StatusCode::FORBIDDEN),
-        ("evil.example.com:80", StatusCode::FORBIDDEN),
-        ("localhost:1234", StatusCode::OK),
-        ("127.0.0.1", StatusCode::OK),
-        ("[::1]:8080", StatusCode::OK),
-    ] {
-        let r = ep.list_with(51, &[("host", host)]).await;
-        assert_eq!(r.status(), status, "Host: {host}");
-    }
+    ep.expect_statuses(
+        "host",
+        &[
+            ("evil.example.com", StatusCode::FORBIDDEN),
+            ("evil.example.com:80", StatusCode::FORBIDDEN),
+            ("localhost:1234", StatusCode::OK),
+            ("127.0.0.1", StatusCode::OK),
+            ("[::1]:8080", StatusCode::OK),
+        ],
+    )
+    .await;
     let named = serve(HttpOptions::default().allow_host("mcp.example.com")).await;
-    let r = named
-        .list_with(51, &[("host", "mcp.example.com:443")])
+    named
+        .expect_statuses("host", &[("mcp.example.com:443", StatusCode::OK)])
         .await;
-    assert_eq!(r.status(), StatusCode::OK);
 }
 
 #[tokio::test]
