@@ -6,8 +6,6 @@ use integration_tests::kit::{add, steps};
 use mcp_runtime::prelude::*;
 use mcp_runtime::transport::http::HttpOptions;
 use tracing_subscriber::filter::LevelFilter;
-use tracing_subscriber::layer::SubscriberExt;
-use tracing_subscriber::util::SubscriberInitExt;
 
 /// The id of the process that served this call.
 #[tool]
@@ -17,11 +15,7 @@ fn replica() -> u32 {
 
 #[tokio::main]
 async fn main() -> std::io::Result<()> {
-    tracing_subscriber::fmt()
-        .with_writer(std::io::stderr)
-        .finish()
-        .with(examples::log_filter(LevelFilter::WARN))
-        .init();
+    examples::init_logging_at(LevelFilter::WARN);
     let port = std::env::args().nth(1).unwrap_or_else(|| "0".into());
     let server = Server::builder("replica", "1.0.0")
         .tools(tools![replica, add, steps])
