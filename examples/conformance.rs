@@ -415,6 +415,31 @@ fn requests(entries: impl IntoIterator<Item = (&'static str, Value)>) -> Map<Str
         .collect()
 }
 
+/// Asks for one input, `ask` under `key`, with `state` as the `requestState` to come back.
+async fn require_one(
+    ctx: &Context,
+    key: &'static str,
+    ask: Value,
+    state: Option<String>,
+) -> ToolError {
+    ctx.require_input(requests([(key, ask)]), state).await
+}
+
+/// Answers `answer` once the confirmation comes back with the sealed `state`; asks for it (with
+/// that state sealed) until then.
+async fn confirm_with_state(
+    ctx: &Context,
+    keys: &StateKeys,
+    state: &str,
+    answer: &str,
+) -> Result<String, ToolError> {
+    if keys.open(ctx.request_state())? == Some(state) && ctx.input_response("confirm").is_some() {
+        return Ok(answer.into());
+    }
+    let ask = elicit_request("Please confirm", "ok", "boolean");
+    Err(require_one(ctx, "confirm", ask, Some(keys.seal(state))).await)
+}
+
 /// The accepted form's field `field`, when `key` was answered with one.
 fn accepted<'a>(ctx: &'a Context, key: &str, field: &str) -> Result<Option<&'a Value>, ToolError> {
     match ctx.input_response(key) {
@@ -437,9 +462,7 @@ async fn test_input_required_result_elicitation(ctx: &Context) -> Result<String,
         return Ok(format!("Hello, {}!", name.as_str().unwrap_or_default()));
     }
     let ask = elicit_request("What is your name?", "name", "string");
-    Err(ctx
-        .require_input(requests([("user_name", ask)]), None)
-        .await)
+    Err(require_one(ctx, "user_name", ask, None).await)
 }
 
 /// Ask the client's LLM a question, then repeat its answer.
@@ -450,9 +473,7 @@ async fn test_input_required_result_sampling(ctx: &Context) -> Result<String, To
         return Ok(format!("The model answered: {text}"));
     }
     let ask = sampling_request("What is the capital of France?", 100);
-    Err(ctx
-        .require_input(requests([("capital_question", ask)]), None)
-        .await)
+    Err(require_one(ctx, "capital_question", ask, None).await)
 }
 
 /// Ask for the client's roots, then list them.
@@ -467,9 +488,7 @@ async fn test_input_required_result_list_roots(ctx: &Context) -> Result<String, 
             .collect();
         return Ok(format!("Roots: {}", uris.join(", ")));
     }
-    Err(ctx
-        .require_input(requests([("client_roots", roots_request())]), None)
-        .await)
+    Err(require_one(ctx, "client_roots", roots_request(), None).await)
 }
 
 /// Ask for a confirmation with a signed `requestState`; answer `state-ok` once both come back.
@@ -478,14 +497,13 @@ async fn test_input_required_result_request_state(
     ctx: &Context,
     keys: &StateKeys,
 ) -> Result<String, ToolError> {
-    let state = keys.open(ctx.request_state())?;
-    if state == Some("confirm") && ctx.input_response("confirm").is_some() {
-        return Ok("state-ok: the requestState came back intact".into());
-    }
-    let ask = elicit_request("Please confirm", "ok", "boolean");
-    Err(ctx
-        .require_input(requests([("confirm", ask)]), Some(keys.seal("confirm")))
-        .await)
+    confirm_with_state(
+        ctx,
+        keys,
+        "confirm",
+        "state-ok: the requestState came back intact",
+    )
+    .await
 }
 
 /// Ask for a name, a greeting and the roots at once.
@@ -538,14 +556,10 @@ async fn test_input_required_result_multi_round(
         let name = name.as_str().unwrap_or_default();
         let ask = elicit_request("Step 2: What is your favorite color?", "color", "string");
         let next = keys.seal(&format!("round2:{}", hex_encode(name.as_bytes())));
-        return Err(ctx
-            .require_input(requests([("step2", ask)]), Some(next))
-            .await);
+        return Err(require_one(ctx, "step2", ask, Some(next)).await);
     }
     let ask = elicit_request("Step 1: What is your name?", "name", "string");
-    Err(ctx
-        .require_input(requests([("step1", ask)]), Some(keys.seal("round1")))
-        .await)
+    Err(require_one(ctx, "step1", ask, Some(keys.seal("round1"))).await)
 }
 
 /// Ask for a confirmation with a signed `requestState`; an altered state is refused.
@@ -554,18 +568,13 @@ async fn test_input_required_result_tampered_state(
     ctx: &Context,
     keys: &StateKeys,
 ) -> Result<String, ToolError> {
-    if keys.open(ctx.request_state())? == Some("tamper-check")
-        && ctx.input_response("confirm").is_some()
-    {
-        return Ok("the requestState came back intact".into());
-    }
-    let ask = elicit_request("Please confirm", "ok", "boolean");
-    Err(ctx
-        .require_input(
-            requests([("confirm", ask)]),
-            Some(keys.seal("tamper-check")),
-        )
-        .await)
+    confirm_with_state(
+        ctx,
+        keys,
+        "tamper-check",
+        "the requestState came back intact",
+    )
+    .await
 }
 
 /// Ask only what the client declared it can answer.

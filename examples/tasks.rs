@@ -166,22 +166,17 @@ async fn demo() -> Result<(), Box<dyn std::error::Error>> {
         )
         .await?;
     println!("ok     {}", result.structured_content.unwrap_or_default());
-    let result = client
-        .call_tool("add_task", serde_json::json!({"title": "v2"}))
-        .await?;
-    println!(
-        "error  {} {}",
-        result.is_error,
-        result.first_text().unwrap_or_default()
-    );
-    let result = client
-        .call_tool("complete_task", serde_json::json!({"task_id": "T-9"}))
-        .await?;
-    println!(
-        "error  {} {}",
-        result.is_error,
-        result.first_text().unwrap_or_default()
-    );
+    for (name, arguments) in [
+        ("add_task", serde_json::json!({"title": "v2"})),
+        ("complete_task", serde_json::json!({"task_id": "T-9"})),
+    ] {
+        let result = client.call_tool(name, arguments).await?;
+        println!(
+            "error  {} {}",
+            result.is_error,
+            result.first_text().unwrap_or_default()
+        );
+    }
     // A tools/call request with no tool name breaks the protocol, not the tool.
     match client
         .request("tools/call", serde_json::json!({"arguments": {}}))

@@ -96,13 +96,18 @@ pub fn runtime() -> tokio::runtime::Runtime {
 
 /// Logs to stderr (stdout carries only MCP messages) at `RUST_LOG` or `info`.
 pub fn init_logging() {
+    init_logging_at(LevelFilter::INFO);
+}
+
+/// Logs to stderr (stdout carries only MCP messages) at `RUST_LOG` or `default`.
+pub fn init_logging_at(default: LevelFilter) {
     use tracing_subscriber::layer::SubscriberExt;
     use tracing_subscriber::util::SubscriberInitExt;
     let _ = tracing_subscriber::fmt()
         .with_writer(std::io::stderr)
         .with_ansi(false)
         .finish()
-        .with(log_filter(LevelFilter::INFO))
+        .with(log_filter(default))
         .try_init();
 }
 

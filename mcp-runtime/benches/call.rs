@@ -8,7 +8,7 @@ use criterion::{Criterion, criterion_group, criterion_main};
 use mcp_runtime::__private as p;
 use mcp_runtime::prelude::*;
 use mcp_runtime::validate::Validator;
-use serde_json::json;
+use serde_json::{Value, json};
 
 #[derive(Debug, Clone, Copy, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "lowercase")]
@@ -100,7 +100,10 @@ impl p::ToolDef for add_task {
     }
 }
 
-fn valid_args() -> serde_json::Value {
+/// Builds one call's arguments afresh (validation takes them mutably).
+type Args = fn() -> Value;
+
+fn valid_args() -> Value {
     json!({
         "title": "Tag the release",
         "task_id": "T-1042",
@@ -110,7 +113,7 @@ fn valid_args() -> serde_json::Value {
     })
 }
 
-fn invalid_args() -> serde_json::Value {
+fn invalid_args() -> Value {
     json!({
         "title": "ab",
         "task_id": "T-١",
@@ -128,60 +131,39 @@ fn bench(c: &mut Criterion) {
     assert!(validator.validate(&mut valid_args()).is_empty());
     assert_eq!(validator.validate(&mut invalid_args()).len(), 6);
 
-    c.bench_function("validate/valid", |b| {
-        b.iter_batched_ref(
-            valid_args,
-            |args| black_box(validator.validate(args)),
-            criterion::BatchSize::SmallInput,
-        )
-    });
-    c.bench_function("validate/invalid (6 violations)", |b| {
-        b.iter_batched_ref(
-            invalid_args,
-            |args| black_box(validator.validate(args)),
-            criterion::BatchSize::SmallInput,
-        )
-    });
+    // (the `validate/` name, the `ToolTable::call/` name, the arguments)
+    let cases: [(&str, &str, Args); 2] = [
+        ("valid", "valid", valid_args),
+        ("invalid (6 violations)", "invalid", invalid_args),
+    ];
+    for (name, _, args) in cases {
+        c.bench_function(&format!("validate/{name}"), |b| {
+            b.iter_batched_ref(
+                args,
+                |args| black_box(validator.validate(args)),
+                criterion::BatchSize::SmallInput,
+            )
+        });
+    }
 
     let runtime = tokio::runtime::Builder::new_current_thread()
         .build()
         .unwrap();
     let state = Arc::new(StateMap::new());
-    let ok = runtime.block_on(table.call(
-        &state,
-        Context::detached("add_task"),
-        "add_task",
-        Some(valid_args()),
-    ));
-    assert!(!ok.unwrap().is_error);
-    c.bench_function("ToolTable::call/valid", |b| {
-        b.iter_batched(
-            valid_args,
-            |args| {
-                runtime.block_on(table.call(
-                    &state,
-                    Context::detached("add_task"),
-                    "add_task",
-                    Some(args),
-                ))
-            },
-            criterion::BatchSize::SmallInput,
-        )
-    });
-    c.bench_function("ToolTable::call/invalid", |b| {
-        b.iter_batched(
-            invalid_args,
-            |args| {
-                runtime.block_on(table.call(
-                    &state,
-                    Context::detached("add_task"),
-                    "add_task",
-                    Some(args),
-                ))
-            },
-            criterion::BatchSize::SmallInput,
-        )
-    });
+    let call = |args: Value| {
+        runtime.block_on(table.call(
+            &state,
+            Context::detached("add_task"),
+            "add_task",
+            Some(args),
+        ))
+    };
+    assert!(!call(valid_args()).unwrap().is_error);
+    for (_, name, args) in cases {
+        c.bench_function(&format!("ToolTable::call/{name}"), |b| {
+            b.iter_batched(args, &call, criterion::BatchSize::SmallInput)
+        });
+    }
 }
 
 criterion_group!(benches, bench);

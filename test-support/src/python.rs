@@ -75,6 +75,21 @@ pub fn passed_summary(stdout: &str, status: ExitStatus) -> &str {
     summary
 }
 
+/// [`run_script`] with the virtualenv's Python; `None` (after [`missing`]) without it.
+pub fn run_with_sdk(script: &str, args: &[&str]) -> Option<String> {
+    python_with_sdk().map(|python| run_script(&python, script, args))
+}
+
+/// How many checks the script's `summary: N passed, …` line counts as passed.
+pub fn passed_count(stdout: &str) -> usize {
+    stdout
+        .lines()
+        .find_map(|l| l.strip_prefix("summary: "))
+        .and_then(|summary| summary.split(' ').next())
+        .and_then(|n| n.parse().ok())
+        .expect("a summary line with a passed count")
+}
+
 /// How many lines of `stdout` start with `prefix`.
 pub fn lines_starting(stdout: &str, prefix: &str) -> usize {
     stdout.lines().filter(|l| l.starts_with(prefix)).count()
@@ -83,6 +98,11 @@ pub fn lines_starting(stdout: &str, prefix: &str) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_passed_count_is_read_from_the_summary() {
+        assert_eq!(passed_count("ok a\nsummary: 12 passed, 0 failed\n"), 12);
+    }
 
     #[test]
     fn any_non_empty_value_makes_peers_required() {

@@ -87,13 +87,7 @@ impl RawPeer {
             server.serve_io(r, w).await
         });
         let (r, w) = tokio::io::split(client_end);
-        RawPeer {
-            writer: Some(Box::new(w)),
-            lines: LineReader::new(Box::new(r), 1 << 30),
-            end: End::Task(task),
-            era,
-            next_id: 1000,
-        }
+        RawPeer::over(Box::new(w), Box::new(r), End::Task(task), era)
     }
 
     /// A peer on the child process `bin args…`, its stderr inherited (the test's log).
@@ -101,10 +95,20 @@ impl RawPeer {
         let mut child = spawn(bin, args, Stdio::inherit());
         let stdin = child.stdin.take().unwrap();
         let stdout = child.stdout.take().unwrap();
+        RawPeer::over(Box::new(stdin), Box::new(stdout), End::Child(child), era)
+    }
+
+    /// A peer writing to `writer` and reading lines from `reader`, with `end` kept alive.
+    fn over(
+        writer: Box<dyn AsyncWrite + Unpin + Send>,
+        reader: Box<dyn AsyncRead + Unpin + Send>,
+        end: End,
+        era: Era,
+    ) -> RawPeer {
         RawPeer {
-            writer: Some(Box::new(stdin)),
-            lines: LineReader::new(Box::new(stdout), 1 << 30),
-            end: End::Child(child),
+            writer: Some(writer),
+            lines: LineReader::new(reader, 1 << 30),
+            end,
             era,
             next_id: 1000,
         }

@@ -11,12 +11,9 @@ import sys
 
 from mcp import Client
 
+from checks import check, report
+
 REPLICA = sys.argv[1]
-results: list[tuple[str, str, str | None]] = []
-
-
-def check(mode: str, name: str, condition: bool, detail: object = "") -> None:
-    results.append((mode, name, None if condition else f"{detail!r}"))
 
 
 async def scenario(url: str, mode: str) -> None:
@@ -75,15 +72,7 @@ async def main() -> int:
     finally:
         server.terminate()
         server.wait()
-    failed = 0
-    for mode, name, why in results:
-        if why is None:
-            print(f"ok {mode} {name}")
-        else:
-            failed += 1
-            print(f"FAIL {mode} {name}: {why}")
-    print(f"summary: {len(results) - failed} passed, {failed} failed")
-    return 1 if failed else 0
+    return report()
 
 
 sys.exit(asyncio.run(main()))

@@ -12,12 +12,9 @@ import traceback
 
 from mcp import Client, MCPError, StdioServerParameters, types
 
+from checks import check, fail, report
+
 TASKS, KIT = sys.argv[1], sys.argv[2]
-results: list[tuple[str, str, str | None]] = []
-
-
-def check(mode: str, name: str, condition: bool, detail: object = "") -> None:
-    results.append((mode, name, None if condition else f"{detail!r}"))
 
 
 async def tasks_scenario(mode: str) -> None:
@@ -110,16 +107,8 @@ async def main() -> int:
             try:
                 await scenario(mode)
             except Exception:  # a crash is a failed check, with its traceback for the log
-                results.append((mode, scenario.__name__, traceback.format_exc()))
-    failed = 0
-    for mode, name, why in results:
-        if why is None:
-            print(f"ok {mode} {name}")
-        else:
-            failed += 1
-            print(f"FAIL {mode} {name}: {why}")
-    print(f"summary: {len(results) - failed} passed, {failed} failed")
-    return 1 if failed else 0
+                fail(mode, scenario.__name__, traceback.format_exc())
+    return report()
 
 
 if __name__ == "__main__":

@@ -516,28 +516,20 @@ async def atrium(sc: Scenario, binary: str, reference: str | None, workdir: str)
                        f"{side}: the form's schema", schema)
         await sc.step("book_room: the user was asked once, with a one-field form", asked_once, "ref" in elicit_with_ref)
 
-        for server in (ours, ref):
-            if server is not None:
-                server.answers = [types.ElicitResult(action="decline")]
-        await sc.call("book_room: ambiguous hint, the user declines", "book_room",
-                      {"day": DAY, "hour": 12, "room_hint": "studio"}, error=True,
-                      text="Error executing tool book_room: No room was chosen, so nothing was booked.",
-                      servers=elicit_with_ref)
-        for server in (ours, ref):
-            if server is not None:
-                server.answers = [types.ElicitResult(action="cancel")]
-        await sc.call("book_room: ambiguous hint, the user dismisses the form", "book_room",
-                      {"day": DAY, "hour": 12, "room_hint": "studio"}, error=True,
-                      text="Error executing tool book_room: No room was chosen, so nothing was booked.",
-                      servers=elicit_with_ref)
-        for server in (ours, ref):
-            if server is not None:
-                server.answers = [accept("great-hall")]
-        await sc.call("book_room: the user picks a room that was not offered", "book_room",
-                      {"day": DAY, "hour": 12, "room_hint": "studio"}, error=True,
-                      text="Error executing tool book_room: 'great-hall' is not one of the offered rooms: "
-                           "Studio A (studio-a), Studio B (studio-b).",
-                      servers=elicit_with_ref)
+        nothing_booked = "Error executing tool book_room: No room was chosen, so nothing was booked."
+        for title, answer, text in [
+            ("ambiguous hint, the user declines", types.ElicitResult(action="decline"), nothing_booked),
+            ("ambiguous hint, the user dismisses the form", types.ElicitResult(action="cancel"), nothing_booked),
+            ("the user picks a room that was not offered", accept("great-hall"),
+             "Error executing tool book_room: 'great-hall' is not one of the offered rooms: "
+             "Studio A (studio-a), Studio B (studio-b)."),
+        ]:
+            for server in (ours, ref):
+                if server is not None:
+                    server.answers = [answer]
+            await sc.call(f"book_room: {title}", "book_room",
+                          {"day": DAY, "hour": 12, "room_hint": "studio"}, error=True,
+                          text=text, servers=elicit_with_ref)
         for server in (ours, ref):
             if server is not None:
                 server.answers = [types.ElicitResult(action="accept", content={})]

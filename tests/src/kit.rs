@@ -142,6 +142,17 @@ pub async fn count(ctx: &Context, steps: u32) -> String {
     format!("counted to {steps}")
 }
 
+/// Report progress 1 and 2 of 2 with an info log message between them, then answer. Not in
+/// [`table`]: the HTTP tests and the `http_replica` binary serve it.
+#[tool]
+pub async fn steps(ctx: &Context) -> String {
+    ctx.progress(1.0, Some(2.0), Some("first"));
+    ctx.log(LogLevel::Info, "halfway");
+    tokio::task::yield_now().await;
+    ctx.progress(2.0, Some(2.0), Some("second"));
+    "two steps".into()
+}
+
 /// Log one message at each of debug, info, warning and error.
 #[tool]
 pub fn chatty(ctx: &Context) -> String {

@@ -7,16 +7,22 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
 use futures_util::StreamExt;
+use integration_tests::kit::{add, steps};
 use mcp_runtime::prelude::*;
 use mcp_runtime::transport::http::{BearerAuth, HttpOptions, router};
 use reqwest::StatusCode;
 use reqwest::header::{HeaderMap, HeaderName, HeaderValue};
 use serde_json::{Value, json};
+use test_support::HANG;
+use test_support::http::{STATELESS, Served, meta};
+use test_support::wait::until;
 
-/// A safety net, not a timing assertion: a test that waits this long has hung.
-const HANG: Duration = Duration::from_secs(30);
-const STATELESS: &str = "2026-07-28";
 const HANDSHAKE: &str = "2025-11-25";
+/// The headers of a stateless `tools/list`.
+const LIST: [(&str, &str); 2] = [
+    ("mcp-protocol-version", STATELESS),
+    ("mcp-method", "tools/list"),
+];
 
 // ---- the server under test ----
 
@@ -29,33 +35,22 @@ struct Probe {
     started: AtomicUsize,
 }
 
-/// Add two integers.
-#[tool]
-fn add(a: i64, b: i64) -> i64 {
-    a + b
-}
-
-/// Report progress twice, then log, then answer.
-#[tool]
-async fn steps(ctx: &Context) -> String {
-    ctx.progress(1.0, Some(2.0), Some("first"));
-    tokio::task::yield_now().await;
-    ctx.log(LogLevel::Info, "halfway");
-    ctx.progress(2.0, Some(2.0), Some("second"));
-    "done".into()
-}
-
-/// Report progress, then wait until dropped.
-#[tool]
-async fn wait_forever(ctx: &Context, probe: &Probe) -> String {
+/// Counts a `wait_*` run as started, and as dropped when the guard it returns is.
+fn running(probe: &Probe) -> impl Drop + '_ {
     struct Drops<'a>(&'a Probe);
     impl Drop for Drops<'_> {
         fn drop(&mut self) {
             self.0.dropped.fetch_add(1, Ordering::SeqCst);
         }
     }
-    let _drops = Drops(probe);
     probe.started.fetch_add(1, Ordering::SeqCst);
+    Drops(probe)
+}
+
+/// Report progress, then wait until dropped.
+#[tool]
+async fn wait_forever(ctx: &Context, probe: &Probe) -> String {
+    let _running = running(probe);
     ctx.progress(1.0, None, Some("waiting"));
     std::future::pending::<()>().await;
     "never".into()
@@ -64,14 +59,7 @@ async fn wait_forever(ctx: &Context, probe: &Probe) -> String {
 /// Wait until dropped, without a word (its answer would be plain JSON).
 #[tool]
 async fn wait_quietly(probe: &Probe) -> String {
-    struct Drops<'a>(&'a Probe);
-    impl Drop for Drops<'_> {
-        fn drop(&mut self) {
-            self.0.dropped.fetch_add(1, Ordering::SeqCst);
-        }
-    }
-    let _drops = Drops(probe);
-    probe.started.fetch_add(1, Ordering::SeqCst);
+    let _running = running(probe);
     std::future::pending::<()>().await;
     "never".into()
 }
@@ -114,17 +102,10 @@ fn server() -> Server {
         .unwrap()
 }
 
-/// A server on a loopback port; stopped when dropped.
+/// A server on a loopback port (stopped when dropped) and a client for it.
 struct Endpoint {
-    url: String,
+    served: Served,
     http: reqwest::Client,
-    task: tokio::task::JoinHandle<()>,
-}
-
-impl Drop for Endpoint {
-    fn drop(&mut self) {
-        self.task.abort();
-    }
 }
 
 async fn serve(options: HttpOptions) -> Endpoint {
@@ -132,15 +113,9 @@ async fn serve(options: HttpOptions) -> Endpoint {
 }
 
 async fn serve_app(app: axum::Router) -> Endpoint {
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let addr = listener.local_addr().unwrap();
-    let task = tokio::spawn(async move {
-        axum::serve(listener, app).await.unwrap();
-    });
     Endpoint {
-        url: format!("http://{addr}/mcp"),
+        served: test_support::http::serve_app(app).await,
         http: reqwest::Client::new(),
-        task,
     }
 }
 
@@ -162,13 +137,6 @@ fn headers(pairs: &[(&str, &str)]) -> HeaderMap {
     h
 }
 
-fn meta() -> Value {
-    json!({
-        "io.modelcontextprotocol/protocolVersion": STATELESS,
-        "io.modelcontextprotocol/clientCapabilities": {}
-    })
-}
-
 /// A stateless request body with its `_meta` envelope (extra `_meta` keys merged in).
 fn stateless_body(id: u64, method: &str, mut params: Value, extra_meta: Value) -> Value {
     let mut m = meta();
@@ -179,22 +147,10 @@ fn stateless_body(id: u64, method: &str, mut params: Value, extra_meta: Value) -
     json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params})
 }
 
-/// The headers a stateless request needs.
-fn stateless_headers(method: &str, name: Option<&str>) -> Vec<(&'static str, String)> {
-    let mut h = vec![
-        ("mcp-protocol-version", STATELESS.to_owned()),
-        ("mcp-method", method.to_owned()),
-    ];
-    if let Some(n) = name {
-        h.push(("mcp-name", n.to_owned()));
-    }
-    h
-}
-
 impl Endpoint {
     async fn post(&self, pairs: &[(&str, &str)], body: &Value) -> reqwest::Response {
         self.http
-            .post(&self.url)
+            .post(&self.served.url)
             .headers(headers(pairs))
             .body(body.to_string())
             .send()
@@ -204,14 +160,47 @@ impl Endpoint {
 
     /// A stateless call with matching headers.
     async fn stateless(&self, id: u64, method: &str, params: Value) -> reqwest::Response {
-        let name = params
-            .get("name")
-            .and_then(Value::as_str)
-            .map(str::to_owned);
-        let h = stateless_headers(method, name.as_deref());
-        let pairs: Vec<(&str, &str)> = h.iter().map(|(k, v)| (*k, v.as_str())).collect();
-        self.post(&pairs, &stateless_body(id, method, params, json!({})))
+        self.post_stateless(&stateless_body(id, method, params, json!({})))
             .await
+    }
+
+    /// Posts a stateless `body` with the headers its method and tool name call for.
+    async fn post_stateless(&self, body: &Value) -> reqwest::Response {
+        let method = body["method"].as_str().unwrap();
+        let mut pairs = vec![("mcp-protocol-version", STATELESS), ("mcp-method", method)];
+        if let Some(name) = body["params"]["name"].as_str() {
+            pairs.push(("mcp-name", name));
+        }
+        self.post(&pairs, body).await
+    }
+
+    /// A stateless `tools/list` with `extra` headers besides [`LIST`].
+    async fn list_with(&self, id: u64, extra: &[(&str, &str)]) -> reqwest::Response {
+        let body = stateless_body(id, "tools/list", json!({}), json!({}));
+        self.post(&[&LIST[..], extra].concat(), &body).await
+    }
+
+    /// For each `(value, status)` of `cases`, a stateless `tools/list` with that `header` gets
+    /// that status.
+    async fn expect_statuses(&self, header: &str, cases: &[(&str, StatusCode)]) {
+        for (value, status) in cases {
+            let r = self.list_with(41, &[(header, value)]).await;
+            assert_eq!(r.status(), *status, "{header}: {value}");
+        }
+    }
+
+    /// `probe_counts`, called statelessly: how many `wait_*` runs started and were dropped.
+    async fn probe_counts(&self, id: u64) -> Value {
+        let v = json_body(
+            self.stateless(
+                id,
+                "tools/call",
+                json!({"name": "probe_counts", "arguments": {}}),
+            )
+            .await,
+        )
+        .await;
+        v["result"]["structuredContent"]["result"].clone()
     }
 
     /// `initialize` (and `notifications/initialized`); the session id.
@@ -249,9 +238,15 @@ impl Endpoint {
         .await
     }
 
+    /// `GET` on the endpoint in `session`: its server-to-client event stream.
+    async fn get_stream(&self, session: &str) -> reqwest::Response {
+        self.method(reqwest::Method::GET, &[("mcp-session-id", session)])
+            .await
+    }
+
     async fn method(&self, method: reqwest::Method, pairs: &[(&str, &str)]) -> reqwest::Response {
         self.http
-            .request(method, &self.url)
+            .request(method, &self.served.url)
             .headers(headers(pairs))
             .send()
             .await
@@ -273,6 +268,11 @@ async fn json_body(r: reqwest::Response) -> Value {
         content_type(&r)
     );
     serde_json::from_str(&r.text().await.unwrap()).unwrap()
+}
+
+/// A `tools/list` request of the handshake era (no `_meta` envelope).
+fn session_list() -> Value {
+    json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list"})
 }
 
 fn call(id: u64, name: &str, arguments: Value) -> Value {
@@ -336,29 +336,12 @@ impl Events {
 #[tokio::test]
 async fn a_post_must_accept_json_and_event_streams() {
     let ep = serve(HttpOptions::default()).await;
-    let body = stateless_body(1, "tools/list", json!({}), json!({}));
     for accept in ["application/json", "text/event-stream", "text/html"] {
-        let r = ep
-            .post(
-                &[
-                    ("accept", accept),
-                    ("mcp-protocol-version", STATELESS),
-                    ("mcp-method", "tools/list"),
-                ],
-                &body,
-            )
-            .await;
+        let r = ep.list_with(1, &[("accept", accept)]).await;
         assert_eq!(r.status(), StatusCode::NOT_ACCEPTABLE, "Accept: {accept}");
     }
     let r = ep
-        .post(
-            &[
-                ("accept", "application/json, text/event-stream"),
-                ("mcp-protocol-version", STATELESS),
-                ("mcp-method", "tools/list"),
-            ],
-            &body,
-        )
+        .list_with(1, &[("accept", "application/json, text/event-stream")])
         .await;
     assert_eq!(r.status(), StatusCode::OK);
 }
@@ -368,7 +351,7 @@ async fn a_body_that_is_not_json_is_refused() {
     let ep = serve(HttpOptions::default()).await;
     let r = ep
         .http
-        .post(&ep.url)
+        .post(&ep.served.url)
         .headers(headers(&[("content-type", "text/plain")]))
         .body("{}")
         .send()
@@ -377,7 +360,7 @@ async fn a_body_that_is_not_json_is_refused() {
     assert_eq!(r.status(), StatusCode::UNSUPPORTED_MEDIA_TYPE);
     let r = ep
         .http
-        .post(&ep.url)
+        .post(&ep.served.url)
         .headers(headers(&[]))
         .body("{not json")
         .send()
@@ -439,15 +422,13 @@ async fn notifications_before_the_result_turn_the_response_into_an_event_stream(
             body["params"]["_meta"] = json!({"progressToken": "tok"});
             ep.in_session(&session, &body).await
         } else {
-            let h = stateless_headers("tools/call", Some("steps"));
-            let pairs: Vec<(&str, &str)> = h.iter().map(|(k, v)| (*k, v.as_str())).collect();
             let body = stateless_body(
                 3,
                 "tools/call",
                 json!({"name": "steps", "arguments": {}}),
                 json!({"progressToken": "tok", "io.modelcontextprotocol/logLevel": "info"}),
             );
-            ep.post(&pairs, &body).await
+            ep.post_stateless(&body).await
         };
         assert_eq!(r.status(), StatusCode::OK);
         let messages = Events::of(r).all().await;
@@ -467,7 +448,10 @@ async fn notifications_before_the_result_turn_the_response_into_an_event_stream(
         );
         assert_eq!(messages[0]["params"]["progressToken"], "tok");
         assert_eq!(messages[3]["id"], 3);
-        assert_eq!(messages[3]["result"]["structuredContent"]["result"], "done");
+        assert_eq!(
+            messages[3]["result"]["structuredContent"]["result"],
+            "two steps"
+        );
     }
 }
 
@@ -489,18 +473,29 @@ async fn initialize_mints_a_random_session_id() {
 async fn later_requests_need_a_known_session() {
     let ep = serve(HttpOptions::default()).await;
     let session = ep.initialize(json!({})).await;
-    let list = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list"});
-    // Missing: 400.
-    let r = ep.post(&[("mcp-protocol-version", HANDSHAKE)], &list).await;
-    assert_eq!(r.status(), StatusCode::BAD_REQUEST);
-    // Unknown: 404.
-    let r = ep
-        .post(
-            &[("mcp-session-id", "0123456789abcdef0123456789abcdef")],
-            &list,
-        )
-        .await;
-    assert_eq!(r.status(), StatusCode::NOT_FOUND);
+    let list = session_list();
+    for (what, pairs, status) in [
+        (
+            "missing",
+            vec![("mcp-protocol-version", HANDSHAKE)],
+            StatusCode::BAD_REQUEST,
+        ),
+        (
+            "unknown",
+            vec![("mcp-session-id", "0123456789abcdef0123456789abcdef")],
+            StatusCode::NOT_FOUND,
+        ),
+        (
+            "an unsupported MCP-Protocol-Version",
+            vec![
+                ("mcp-session-id", &session),
+                ("mcp-protocol-version", "1999-01-01"),
+            ],
+            StatusCode::BAD_REQUEST,
+        ),
+    ] {
+        assert_eq!(ep.post(&pairs, &list).await.status(), status, "{what}");
+    }
     // Known: served, and the answer is the session's.
     let r = ep.in_session(&session, &list).await;
     assert_eq!(r.status(), StatusCode::OK);
@@ -511,17 +506,6 @@ async fn later_requests_need_a_known_session() {
             .len(),
         6
     );
-    // An unsupported MCP-Protocol-Version: 400.
-    let r = ep
-        .post(
-            &[
-                ("mcp-session-id", &session),
-                ("mcp-protocol-version", "1999-01-01"),
-            ],
-            &list,
-        )
-        .await;
-    assert_eq!(r.status(), StatusCode::BAD_REQUEST);
 }
 
 #[tokio::test]
@@ -533,7 +517,7 @@ async fn delete_ends_a_session() {
         .method(reqwest::Method::DELETE, &[("mcp-session-id", &session)])
         .await;
     assert!(r.status().is_success(), "{}", r.status());
-    let list = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list"});
+    let list = session_list();
     assert_eq!(
         ep.in_session(&session, &list).await.status(),
         StatusCode::NOT_FOUND
@@ -554,65 +538,48 @@ async fn idle_sessions_end() {
     let ep = serve(HttpOptions::default().session_idle_timeout(Duration::from_millis(50))).await;
     let idle = ep.initialize(json!({})).await;
     let streaming = ep.initialize(json!({})).await;
-    let stream = ep
-        .method(reqwest::Method::GET, &[("mcp-session-id", &streaming)])
-        .await;
+    let stream = ep.get_stream(&streaming).await;
     assert_eq!(stream.status(), StatusCode::OK);
     // Well past the limit; the next session to open sweeps the idle one, not the one whose
     // stream is open.
     tokio::time::sleep(Duration::from_millis(300)).await;
     let fresh = ep.initialize(json!({})).await;
-    let list = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list"});
-    assert_eq!(
-        ep.in_session(&idle, &list).await.status(),
-        StatusCode::NOT_FOUND
-    );
-    assert_eq!(
-        ep.in_session(&streaming, &list).await.status(),
-        StatusCode::OK
-    );
-    assert_eq!(ep.in_session(&fresh, &list).await.status(), StatusCode::OK);
+    for (session, status) in [
+        (&idle, StatusCode::NOT_FOUND),
+        (&streaming, StatusCode::OK),
+        (&fresh, StatusCode::OK),
+    ] {
+        let r = ep.in_session(session, &session_list()).await;
+        assert_eq!(r.status(), status, "{session}");
+    }
 }
 
 #[tokio::test]
 async fn get_opens_one_server_stream_per_session() {
     let ep = serve(HttpOptions::default()).await;
     let session = ep.initialize(json!({})).await;
-    let r = ep
-        .method(reqwest::Method::GET, &[("mcp-session-id", &session)])
-        .await;
+    let r = ep.get_stream(&session).await;
     assert_eq!(r.status(), StatusCode::OK);
     assert!(content_type(&r).starts_with("text/event-stream"));
     // A second one while the first is open: 409.
-    let second = ep
-        .method(reqwest::Method::GET, &[("mcp-session-id", &session)])
-        .await;
-    assert_eq!(second.status(), StatusCode::CONFLICT);
+    assert_eq!(ep.get_stream(&session).await.status(), StatusCode::CONFLICT);
     // Closing the first frees the slot (the server notices on its next poll).
     drop(r);
-    let deadline = tokio::time::Instant::now() + HANG;
-    loop {
-        let again = ep
-            .method(reqwest::Method::GET, &[("mcp-session-id", &session)])
-            .await;
-        if again.status() == StatusCode::OK {
-            break;
-        }
-        assert_eq!(again.status(), StatusCode::CONFLICT);
-        assert!(
-            tokio::time::Instant::now() < deadline,
-            "the stream never freed"
-        );
-        tokio::time::sleep(Duration::from_millis(10)).await;
-    }
+    until(
+        "the stream freed",
+        async || {
+            let again = ep.get_stream(&session).await.status();
+            if again != StatusCode::OK {
+                assert_eq!(again, StatusCode::CONFLICT);
+            }
+            again
+        },
+        |status| *status == StatusCode::OK,
+    )
+    .await;
     // Unknown session: 404; none: 400.
-    let r = ep
-        .method(
-            reqwest::Method::GET,
-            &[("mcp-session-id", "ffffffffffffffffffffffffffffffff")],
-        )
-        .await;
-    assert_eq!(r.status(), StatusCode::NOT_FOUND);
+    let unknown = ep.get_stream("ffffffffffffffffffffffffffffffff").await;
+    assert_eq!(unknown.status(), StatusCode::NOT_FOUND);
     let r = ep.method(reqwest::Method::GET, &[]).await;
     assert_eq!(r.status(), StatusCode::BAD_REQUEST);
 }
@@ -756,10 +723,7 @@ async fn stateless_headers_must_match_the_body() {
 #[tokio::test]
 async fn stateless_envelope_errors_map_to_http_statuses() {
     let ep = serve(HttpOptions::default()).await;
-    let list = [
-        ("mcp-protocol-version", STATELESS),
-        ("mcp-method", "tools/list"),
-    ];
+    let list = LIST;
     // Missing `_meta`: 400, -32602.
     let bare = json!({"jsonrpc": "2.0", "id": 21, "method": "tools/list", "params": {}});
     expect_error(&ep, &list, &bare, StatusCode::BAD_REQUEST, -32602).await;
@@ -805,42 +769,28 @@ async fn stateless_envelope_errors_map_to_http_statuses() {
 #[tokio::test]
 async fn closing_a_stateless_stream_cancels_the_call() {
     let ep = serve(HttpOptions::default()).await;
-    let h = stateless_headers("tools/call", Some("wait_forever"));
-    let pairs: Vec<(&str, &str)> = h.iter().map(|(k, v)| (*k, v.as_str())).collect();
     let body = stateless_body(
         31,
         "tools/call",
         json!({"name": "wait_forever", "arguments": {}}),
         json!({"progressToken": 1}),
     );
-    let r = ep.post(&pairs, &body).await;
+    let r = ep.post_stateless(&body).await;
     let mut events = Events::of(r);
     let first = events.next().await.unwrap();
     assert_eq!(first["method"], "notifications/progress");
     // The tool is running; the client goes away.
     drop(events);
-    let deadline = tokio::time::Instant::now() + HANG;
-    loop {
-        let v = json_body(
-            ep.stateless(
-                32,
-                "tools/call",
-                json!({"name": "probe_counts", "arguments": {}}),
-            )
-            .await,
-        )
-        .await;
-        let counts = &v["result"]["structuredContent"]["result"];
-        assert_eq!(counts[0], 1, "{v}");
-        if counts[1] == 1 {
-            break;
-        }
-        assert!(
-            tokio::time::Instant::now() < deadline,
-            "the call was never cancelled: {v}"
-        );
-        tokio::time::sleep(Duration::from_millis(10)).await;
-    }
+    until(
+        "the call cancelled",
+        async || {
+            let counts = ep.probe_counts(32).await;
+            assert_eq!(counts[0], 1, "{counts}");
+            counts
+        },
+        |counts| counts[1] == 1,
+    )
+    .await;
 }
 
 #[tokio::test]
@@ -851,53 +801,22 @@ async fn a_stateless_client_that_hangs_up_before_any_answer_cancels_the_call() {
         "tools/call",
         json!({"name": "wait_quietly", "arguments": {}}),
     );
-    let probe = async {
-        // Wait until the tool runs, then hang up (drop the request future).
-        let deadline = tokio::time::Instant::now() + HANG;
-        loop {
-            let v = json_body(
-                ep.stateless(
-                    34,
-                    "tools/call",
-                    json!({"name": "probe_counts", "arguments": {}}),
-                )
-                .await,
-            )
-            .await;
-            if v["result"]["structuredContent"]["result"][0] == 1 {
-                break;
-            }
-            assert!(
-                tokio::time::Instant::now() < deadline,
-                "the tool never started"
-            );
-            tokio::time::sleep(Duration::from_millis(10)).await;
-        }
-    };
+    // Wait until the tool runs, then hang up (drop the request future).
+    let probe = until(
+        "the tool started",
+        async || ep.probe_counts(34).await,
+        |counts| counts[0] == 1,
+    );
     tokio::select! {
         _ = pending => panic!("wait_quietly answered"),
-        () = probe => {}
+        _ = probe => {}
     }
-    let deadline = tokio::time::Instant::now() + HANG;
-    loop {
-        let v = json_body(
-            ep.stateless(
-                35,
-                "tools/call",
-                json!({"name": "probe_counts", "arguments": {}}),
-            )
-            .await,
-        )
-        .await;
-        if v["result"]["structuredContent"]["result"][1] == 1 {
-            break;
-        }
-        assert!(
-            tokio::time::Instant::now() < deadline,
-            "the call was never cancelled: {v}"
-        );
-        tokio::time::sleep(Duration::from_millis(10)).await;
-    }
+    until(
+        "the call cancelled",
+        async || ep.probe_counts(35).await,
+        |counts| counts[1] == 1,
+    )
+    .await;
 }
 
 // ---- security ----
@@ -905,24 +824,18 @@ async fn a_stateless_client_that_hangs_up_before_any_answer_cancels_the_call() {
 #[tokio::test]
 async fn origins_are_checked() {
     let ep = serve(HttpOptions::default().allow_origin("https://app.example.com")).await;
-    let body = stateless_body(41, "tools/list", json!({}), json!({}));
-    let list = [
-        ("mcp-protocol-version", STATELESS),
-        ("mcp-method", "tools/list"),
-    ];
-    for (origin, status) in [
-        ("http://evil.example.com", StatusCode::FORBIDDEN),
-        ("null", StatusCode::FORBIDDEN),
-        ("http://localhost.evil.com", StatusCode::FORBIDDEN),
-        ("http://localhost:5173", StatusCode::OK),
-        ("http://127.0.0.1", StatusCode::OK),
-        ("https://app.example.com", StatusCode::OK),
-    ] {
-        let mut pairs = list.to_vec();
-        pairs.push(("origin", origin));
-        let r = ep.post(&pairs, &body).await;
-        assert_eq!(r.status(), status, "Origin: {origin}");
-    }
+    ep.expect_statuses(
+        "origin",
+        &[
+            ("http://evil.example.com", StatusCode::FORBIDDEN),
+            ("null", StatusCode::FORBIDDEN),
+            ("http://localhost.evil.com", StatusCode::FORBIDDEN),
+            ("http://localhost:5173", StatusCode::OK),
+            ("http://127.0.0.1", StatusCode::OK),
+            ("https://app.example.com", StatusCode::OK),
+        ],
+    )
+    .await;
     // Every method is checked, not only POST.
     let r = ep
         .method(
@@ -933,41 +846,32 @@ async fn origins_are_checked() {
     assert_eq!(r.status(), StatusCode::FORBIDDEN);
     // Localhost origins can be refused too.
     let strict = serve(HttpOptions::default().deny_localhost_origins()).await;
-    let mut pairs = list.to_vec();
-    pairs.push(("origin", "http://localhost:5173"));
-    assert_eq!(
-        strict.post(&pairs, &body).await.status(),
-        StatusCode::FORBIDDEN
-    );
+    strict
+        .expect_statuses(
+            "origin",
+            &[("http://localhost:5173", StatusCode::FORBIDDEN)],
+        )
+        .await;
 }
 
 #[tokio::test]
 async fn the_host_header_guards_against_dns_rebinding() {
     let ep = serve(HttpOptions::default()).await;
-    let body = stateless_body(51, "tools/list", json!({}), json!({}));
-    let list = [
-        ("mcp-protocol-version", STATELESS),
-        ("mcp-method", "tools/list"),
-    ];
-    for (host, status) in [
-        ("evil.example.com", StatusCode::FORBIDDEN),
-        ("evil.example.com:80", StatusCode::FORBIDDEN),
-        ("localhost:1234", StatusCode::OK),
-        ("127.0.0.1", StatusCode::OK),
-        ("[::1]:8080", StatusCode::OK),
-    ] {
-        let mut pairs = list.to_vec();
-        pairs.push(("host", host));
-        assert_eq!(
-            ep.post(&pairs, &body).await.status(),
-            status,
-            "Host: {host}"
-        );
-    }
+    ep.expect_statuses(
+        "host",
+        &[
+            ("evil.example.com", StatusCode::FORBIDDEN),
+            ("evil.example.com:80", StatusCode::FORBIDDEN),
+            ("localhost:1234", StatusCode::OK),
+            ("127.0.0.1", StatusCode::OK),
+            ("[::1]:8080", StatusCode::OK),
+        ],
+    )
+    .await;
     let named = serve(HttpOptions::default().allow_host("mcp.example.com")).await;
-    let mut pairs = list.to_vec();
-    pairs.push(("host", "mcp.example.com:443"));
-    assert_eq!(named.post(&pairs, &body).await.status(), StatusCode::OK);
+    named
+        .expect_statuses("host", &[("mcp.example.com:443", StatusCode::OK)])
+        .await;
 }
 
 #[tokio::test]
@@ -979,10 +883,8 @@ async fn bodies_over_the_limit_are_refused() {
         json!({"name": "add", "arguments": {"a": 1, "b": 2, "pad": "x".repeat(2000)}}),
         json!({}),
     );
-    let h = stateless_headers("tools/call", Some("add"));
-    let pairs: Vec<(&str, &str)> = h.iter().map(|(k, v)| (*k, v.as_str())).collect();
     assert_eq!(
-        ep.post(&pairs, &big).await.status(),
+        ep.post_stateless(&big).await.status(),
         StatusCode::PAYLOAD_TOO_LARGE
     );
     let small = ep
@@ -999,39 +901,29 @@ async fn bodies_over_the_limit_are_refused() {
 async fn a_bearer_token_layer_guards_the_endpoint() {
     let app = router(&server(), HttpOptions::default()).layer(BearerAuth::new("s3cret"));
     let ep = serve_app(app).await;
-    let body = stateless_body(71, "tools/list", json!({}), json!({}));
-    let list = [
-        ("mcp-protocol-version", STATELESS),
-        ("mcp-method", "tools/list"),
-    ];
     for auth in [
         None,
         Some("Bearer wrong"),
         Some("Bearer s3cre"),
         Some("Basic s3cret"),
     ] {
-        let mut pairs = list.to_vec();
-        if let Some(a) = auth {
-            pairs.push(("authorization", a));
-        }
-        let r = ep.post(&pairs, &body).await;
+        let extra: Vec<_> = auth.map(|a| ("authorization", a)).into_iter().collect();
+        let r = ep.list_with(71, &extra).await;
         assert_eq!(r.status(), StatusCode::UNAUTHORIZED, "{auth:?}");
         assert_eq!(r.headers()["www-authenticate"], "Bearer");
     }
-    let mut pairs = list.to_vec();
-    pairs.push(("authorization", "Bearer s3cret"));
-    assert_eq!(ep.post(&pairs, &body).await.status(), StatusCode::OK);
+    let r = ep
+        .list_with(71, &[("authorization", "Bearer s3cret")])
+        .await;
+    assert_eq!(r.status(), StatusCode::OK);
 }
 
 #[tokio::test]
 async fn the_endpoint_path_is_configurable() {
     let ep = serve(HttpOptions::default().path("/api/tools")).await;
-    let base = ep.url.trim_end_matches("/mcp").to_owned();
+    let base = ep.served.url.trim_end_matches("/mcp").to_owned();
     let body = stateless_body(81, "tools/list", json!({}), json!({}));
-    let h = headers(&[
-        ("mcp-protocol-version", STATELESS),
-        ("mcp-method", "tools/list"),
-    ]);
+    let h = headers(&LIST);
     let at = |path: &str| {
         ep.http
             .post(format!("{base}{path}"))

@@ -6,8 +6,9 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use mcp_runtime::prelude::*;
-use mcp_runtime::transport::http::{HttpOptions, router};
+use mcp_runtime::transport::http::HttpOptions;
 use serde_json::{Value, json};
+use test_support::http::{STATELESS, serve, stateless_call};
 
 const CLIENTS: u64 = 32;
 const CALLS: u64 = 20_000;
@@ -24,13 +25,10 @@ async fn thirty_two_clients_make_twenty_thousand_calls_without_an_error() {
         .tools(tools![mul])
         .build()
         .unwrap();
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let url = format!("http://{}/mcp", listener.local_addr().unwrap());
-    let app = router(&server, HttpOptions::default());
-    let serving = tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
+    let served = serve(&server, HttpOptions::default()).await;
 
     let started = Instant::now();
-    let url = Arc::new(url);
+    let url = Arc::new(served.url.clone());
     let mut clients = Vec::new();
     for client in 0..CLIENTS {
         let url = url.clone();
@@ -42,24 +40,13 @@ async fn thirty_two_clients_make_twenty_thousand_calls_without_an_error() {
             // Calls are dealt round-robin: client `c` makes calls c, c + 32, c + 64, …
             for n in (client..CALLS).step_by(CLIENTS as usize) {
                 let (a, b) = (client as i64 + 1, n as i64);
-                let body = json!({
-                    "jsonrpc": "2.0",
-                    "id": format!("c{client}-n{n}"),
-                    "method": "tools/call",
-                    "params": {
-                        "name": "mul",
-                        "arguments": {"a": a, "b": b},
-                        "_meta": {
-                            "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-                            "io.modelcontextprotocol/clientCapabilities": {}
-                        }
-                    }
-                });
+                let body =
+                    stateless_call(format!("c{client}-n{n}"), "mul", json!({"a": a, "b": b}));
                 let response = http
                     .post(url.as_str())
                     .header("content-type", "application/json")
                     .header("accept", "application/json, text/event-stream")
-                    .header("mcp-protocol-version", "2026-07-28")
+                    .header("mcp-protocol-version", STATELESS)
                     .header("mcp-method", "tools/call")
                     .header("mcp-name", "mul")
                     .body(body.to_string())
@@ -96,7 +83,7 @@ async fn thirty_two_clients_make_twenty_thousand_calls_without_an_error() {
         errors.extend(e);
     }
     let elapsed = started.elapsed();
-    serving.abort();
+    drop(served);
     eprintln!(
         "load: {CLIENTS} clients, {matched} of {CALLS} calls answered and matched, {} errors, {:.1}s ({:.0} calls/s)",
         errors.len(),

@@ -189,16 +189,22 @@ async fn an_unsupported_stateless_version_is_32022_with_the_supported_list() {
     }
 }
 
+/// The raw results of a `tools/list` page and an `echo` call on `conn`.
+async fn list_and_echo(conn: &Conn) -> (Value, Value) {
+    let list = conn.client.list_tools_page(None).await.unwrap();
+    let call = conn
+        .client
+        .call_tool_raw("echo", json!({"text": "hi"}))
+        .await
+        .unwrap();
+    (list, call)
+}
+
 #[tokio::test]
 async fn every_stateless_result_says_complete_and_names_the_server() {
     for via in VIAS {
         let conn = Conn::plain(KIT, via, Era::Stateless).await;
-        let list = conn.client.list_tools_page(None).await.unwrap();
-        let call = conn
-            .client
-            .call_tool_raw("echo", json!({"text": "hi"}))
-            .await
-            .unwrap();
+        let (list, call) = list_and_echo(&conn).await;
         for result in [&list, &call] {
             assert_eq!(result["resultType"], "complete", "{result}");
             assert_eq!(
@@ -220,12 +226,7 @@ async fn every_stateless_result_says_complete_and_names_the_server() {
 async fn handshake_results_carry_no_stateless_fields() {
     for via in VIAS {
         let conn = Conn::plain(KIT, via, Era::Handshake).await;
-        let list = conn.client.list_tools_page(None).await.unwrap();
-        let call = conn
-            .client
-            .call_tool_raw("echo", json!({"text": "hi"}))
-            .await
-            .unwrap();
+        let (list, call) = list_and_echo(&conn).await;
         for result in [&list, &call] {
             for key in ["resultType", "ttlMs", "cacheScope", "_meta"] {
                 assert!(result.get(key).is_none(), "{key} in {result}");

@@ -5,18 +5,16 @@
 //! Needs `<repo>/.venv` with `mcp==2.3.0` (`bash .ci/python-venv`). Without it the test says why
 //! and passes, unless `MCP_INTEROP_REQUIRED` is set to any non-empty value (`.ci/run` sets it).
 
-use integration_tests::python::{lines_starting, python_with_sdk, run_script};
+use integration_tests::python::{lines_starting, run_with_sdk};
 
 #[test]
 fn official_python_client_over_http_in_legacy_and_auto_modes() {
-    let Some(python) = python_with_sdk() else {
-        return;
-    };
-    let stdout = run_script(
-        &python,
+    let Some(stdout) = run_with_sdk(
         "tests/py/http_interop.py",
         &[env!("CARGO_BIN_EXE_http_replica")],
-    );
+    ) else {
+        return;
+    };
     assert_eq!(lines_starting(&stdout, "ok legacy "), 9, "{stdout}");
     assert_eq!(lines_starting(&stdout, "ok auto "), 9, "{stdout}");
 }

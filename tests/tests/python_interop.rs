@@ -5,30 +5,20 @@
 //! Without it the test says why and passes, unless `MCP_INTEROP_REQUIRED` is set to any
 //! non-empty value (`.ci/run` sets it), under which a missing virtualenv is a failure.
 
-use integration_tests::python::{lines_starting, python_with_sdk, run_script};
+use integration_tests::python::{lines_starting, passed_count, run_with_sdk};
 
 #[test]
 fn official_python_client_lists_and_calls_tools_in_legacy_and_auto_modes() {
-    let Some(python) = python_with_sdk() else {
-        return;
-    };
-    let stdout = run_script(
-        &python,
+    let Some(stdout) = run_with_sdk(
         "tests/py/interop.py",
         &[
             env!("CARGO_BIN_EXE_tasks_test_server"),
             env!("CARGO_BIN_EXE_kit_server"),
         ],
-    );
-    let summary = stdout
-        .lines()
-        .find_map(|l| l.strip_prefix("summary: "))
-        .expect("checked by run_script");
-    let passed: usize = summary
-        .split(' ')
-        .next()
-        .and_then(|n| n.parse().ok())
-        .expect("a passed count");
+    ) else {
+        return;
+    };
+    let passed = passed_count(&stdout);
     // Both modes ran both scenarios: every check below is counted once per mode.
     let per_mode = lines_starting(&stdout, "ok legacy ");
     assert_eq!(passed, 2 * per_mode, "{stdout}");

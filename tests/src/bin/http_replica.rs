@@ -2,11 +2,10 @@
 //! served the call (and `steps` sends progress and a log message), on Streamable HTTP at `127.0.0.1:<port>` (the first argument, default 0 for
 //! any free port). Prints `listening on http://ADDR/mcp` to stderr once bound.
 
+use integration_tests::kit::{add, steps};
 use mcp_runtime::prelude::*;
 use mcp_runtime::transport::http::HttpOptions;
 use tracing_subscriber::filter::LevelFilter;
-use tracing_subscriber::layer::SubscriberExt;
-use tracing_subscriber::util::SubscriberInitExt;
 
 /// The id of the process that served this call.
 #[tool]
@@ -14,29 +13,9 @@ fn replica() -> u32 {
     std::process::id()
 }
 
-/// Add two integers.
-#[tool]
-fn add(a: i64, b: i64) -> i64 {
-    a + b
-}
-
-/// Report progress 1 and 2 of 2 with an info log message between them, then answer.
-#[tool]
-async fn steps(ctx: &Context) -> String {
-    ctx.progress(1.0, Some(2.0), Some("first"));
-    ctx.log(LogLevel::Info, "halfway");
-    tokio::task::yield_now().await;
-    ctx.progress(2.0, Some(2.0), Some("second"));
-    "two steps".into()
-}
-
 #[tokio::main]
 async fn main() -> std::io::Result<()> {
-    tracing_subscriber::fmt()
-        .with_writer(std::io::stderr)
-        .finish()
-        .with(examples::log_filter(LevelFilter::WARN))
-        .init();
+    examples::init_logging_at(LevelFilter::WARN);
     let port = std::env::args().nth(1).unwrap_or_else(|| "0".into());
     let server = Server::builder("replica", "1.0.0")
         .tools(tools![replica, add, steps])
