@@ -31,6 +31,7 @@
 //! | this file | [`Server`], message routing of both eras into one core, `initialize`, `logging/setLevel` |
 //! | `builder.rs` | [`ServerBuilder`], [`ServerOptions`], [`BuildError`]: everything checked once at build |
 //! | `tools.rs` | `tools/list` pages and cursors, `tools/call` slots, timeouts and cancellation |
+//! | `batch.rs` | JSON-RPC batches, on sessions whose version makes accepting them a MUST |
 //! | `reply.rs` | a response kept typed until a transport encodes it |
 
 use std::fmt;
@@ -53,8 +54,7 @@ use crate::protocol::stateless::{
     CacheHint, Envelope, REMOVED_METHODS, discover_result, has_envelope, stamp_result,
 };
 use crate::protocol::{
-    Implementation, Incoming, LogLevel, Notification, Request, RequestId, error_response,
-    params_meta,
+    Implementation, Incoming, LogLevel, Notification, Request, RequestId, params_meta,
 };
 use crate::tool::content::CallToolResult;
 use crate::tool::output::ToolOutput;
@@ -62,6 +62,7 @@ use crate::tool::panic::{Panicked, catch, catch_sync, next_error_id};
 use crate::tool::state::StateMap;
 use crate::tool::table::ToolTable;
 
+mod batch;
 mod builder;
 mod reply;
 mod tools;
@@ -196,53 +197,6 @@ impl Server {
                 futures_util::future::ready(Some(rejected.to_response())).boxed()
             }
         }
-    }
-
-    /// Whether `conn` negotiated a version whose spec makes receiving JSON-RPC batches a MUST
-    /// (2025-03-26; later versions removed batches).
-    pub(crate) fn accepts_batches(&self, conn: &Connection) -> bool {
-        conn.lock_session()
-            .handshake
-            .as_ref()
-            .is_some_and(|h| h.version == "2025-03-26")
-    }
-
-    /// Handles a JSON-RPC batch (the elements of a JSON array) on a connection that accepts
-    /// them: each element as its own message, the answers gathered into one array in the order
-    /// of the requests. An empty batch is one Invalid Request; a batch of notifications and
-    /// responses only gets no answer; `initialize` may not be batched.
-    pub(crate) fn batch(
-        &self,
-        items: Vec<Value>,
-        conn: &Connection,
-    ) -> BoxFuture<'static, Option<Value>> {
-        if items.is_empty() {
-            let error = ProtocolError::invalid_request("Invalid Request: an empty batch");
-            return futures_util::future::ready(Some(error_response(&Value::Null, &error))).boxed();
-        }
-        let answers: Vec<BoxFuture<'static, Option<Value>>> = items
-            .into_iter()
-            .map(|item| match Incoming::from_value(item) {
-                Ok(Incoming::Request(req)) if req.method == "initialize" => {
-                    let error = ProtocolError::invalid_request(
-                        "Invalid Request: `initialize` must not be part of a batch",
-                    );
-                    futures_util::future::ready(Some(error_response(&req.id.to_json(), &error)))
-                        .boxed()
-                }
-                Ok(message) => self.handle(message, conn),
-                Err(rejected) => futures_util::future::ready(Some(rejected.to_response())).boxed(),
-            })
-            .collect();
-        async move {
-            let answers: Vec<Value> = futures_util::future::join_all(answers)
-                .await
-                .into_iter()
-                .flatten()
-                .collect();
-            (!answers.is_empty()).then_some(Value::Array(answers))
-        }
-        .boxed()
     }
 
     fn notification(&self, n: Notification, conn: &Connection) {
