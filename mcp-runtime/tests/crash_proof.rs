@@ -353,3 +353,56 @@ async fn a_value_serde_refuses_after_the_schema_allowed_it_is_named_by_its_point
         )
     );
 }
+
+/// Cancel an order.
+#[tool(destructive)]
+fn cancel_order(order_id: i64) -> i64 {
+    order_id
+}
+
+#[tokio::test]
+async fn integers_are_never_clamped_or_rounded() {
+    let server = Server::builder("t", "1")
+        .tools(tools![cancel_order])
+        .build()
+        .unwrap();
+    let answers = exchange(
+        &server,
+        &[
+            INIT,
+            // Beyond i64: serde_json reads it as the float -2^63, which is i64::MIN.
+            r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"cancel_order","arguments":{"order_id":-9223372036854775809}}}"#,
+            // 2^53 + 1 written as a float: the nearest float is 2^53.
+            r#"{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"cancel_order","arguments":{"order_id":9007199254740993.0}}}"#,
+            // Beyond i64 but within u64: exact, and refused by the type.
+            r#"{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"cancel_order","arguments":{"order_id":9223372036854775808}}}"#,
+            r#"{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"cancel_order","arguments":{"order_id":9007199254740993}}}"#,
+        ],
+    )
+    .await;
+    let text = |id: i64| {
+        let a = answers.iter().find(|a| a["id"] == id).unwrap();
+        (
+            a["result"]["isError"].as_bool().unwrap_or(false),
+            a["result"]["content"][0]["text"]
+                .as_str()
+                .unwrap_or_default()
+                .to_owned(),
+        )
+    };
+    assert_eq!(
+        text(1),
+        (true, "Invalid arguments for tool cancel_order: /order_id: must be an integer literal: a float this large is not exact (got -9.223372036854776e+18)".into())
+    );
+    assert_eq!(
+        text(2),
+        (true, "Invalid arguments for tool cancel_order: /order_id: must be an integer literal: a float this large is not exact (got 9007199254740992.0)".into())
+    );
+    let (refused, message) = text(3);
+    assert!(
+        refused && message.starts_with("Invalid arguments for tool cancel_order: /order_id: "),
+        "{message}"
+    );
+    assert!(message.contains("9223372036854775808"), "{message}");
+    assert_eq!(text(4), (false, "9007199254740993".into()));
+}

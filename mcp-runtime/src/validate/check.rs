@@ -7,7 +7,7 @@ use std::cmp::Ordering;
 use serde_json::{Number, Value};
 
 use super::equality::json_eq;
-use super::formats::{self, IntFault};
+use super::formats::{self, EXACT, IntFault};
 use super::node::{Node, NodeId, Rules, Types};
 use super::numbers::{Num, integral, is_integer};
 use super::path::Path;
@@ -63,6 +63,21 @@ impl Validator {
                 IntFault::Inexact => Msg::Inexact(n),
             };
             fail!(out, ok, path, msg);
+            return ok;
+        }
+
+        // An integral float at or beyond 2^53 where only integers are allowed may have been
+        // rounded from its literal (`9007199254740993.0`), or parsed from an integer literal
+        // beyond 64 bits (`-9223372036854775809`): taking it as an integer would hand the tool a
+        // number nobody sent.
+        if let Some((types, _)) = &r.types
+            && types.0 & (Types::INTEGER | Types::NUMBER) == Types::INTEGER
+            && let Value::Number(n) = &*v
+            && n.is_f64()
+            && n.as_f64()
+                .is_some_and(|f| f.fract() == 0.0 && f.abs() >= EXACT)
+        {
+            fail!(out, ok, path, Msg::Inexact(n));
             return ok;
         }
 
@@ -397,20 +412,27 @@ mod tests {
             "a": 1042.0, "b": 2.0, "c": -3.0, "d": 1e19, "e": 1e300, "f": 1e20, "g": [4.0, null]
         });
         let violations = v.validate(&mut args);
+        // At or beyond 2^53 a float may not be the integer that was written: refused.
+        let inexact = |path: &str, got: &str| Violation {
+            path: path.into(),
+            message: format!(
+                "must be an integer literal: a float this large is not exact (got {got})"
+            ),
+        };
         assert_eq!(
             violations,
-            [Violation {
-                path: "/e".into(),
-                message: "must be <= 255 (got 1e+300)".into()
-            }]
+            [
+                inexact("/d", "1e+19"),
+                inexact("/e", "1e+300"),
+                inexact("/f", "1e+20")
+            ]
         );
         assert!(args["a"].is_i64() && args["a"] == 1042);
         assert!(args["b"].is_f64(), "a number stays as sent");
         assert!(args["c"].is_i64() && args["c"] == -3);
-        assert!(args["d"].is_u64() && args["d"] == 10_000_000_000_000_000_000u64);
         assert!(
-            args["f"].is_f64(),
-            "no integer type holds 1e20; it stays a float"
+            args["d"].is_f64() && args["f"].is_f64(),
+            "refused, not rewritten"
         );
         assert!(args["g"][0].is_i64());
         assert_eq!(
@@ -420,10 +442,6 @@ mod tests {
         assert_eq!(
             serde_json::from_value::<i64>(args["a"].clone()).unwrap(),
             1042
-        );
-        assert_eq!(
-            serde_json::from_value::<u64>(args["d"].clone()).unwrap(),
-            10_000_000_000_000_000_000
         );
     }
 
