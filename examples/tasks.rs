@@ -81,7 +81,7 @@ impl Default for TaskStore {
 }
 
 /// List the project's tasks. Pass status to return only open or only done tasks.
-#[tool(read_only)]
+#[tool(read_only, inline)]
 pub fn list_tasks(store: &TaskStore, status: Option<Status>) -> TaskList {
     let tasks: Vec<Task> = store
         .tasks
@@ -98,7 +98,7 @@ pub fn list_tasks(store: &TaskStore, status: Option<Status>) -> TaskList {
 }
 
 /// Add an open task and return it with its new ID.
-#[tool]
+#[tool(inline)]
 pub fn add_task(
     store: &TaskStore,
     #[arg(min_length = 3, max_length = 80)] title: String,
@@ -116,7 +116,7 @@ pub fn add_task(
 }
 
 /// Mark one task as done and return it.
-#[tool(idempotent)]
+#[tool(idempotent, inline)]
 pub fn complete_task(
     store: &TaskStore,
     /// A task ID such as T-1, as returned by list_tasks.
