@@ -4,7 +4,7 @@
 //!
 //! Needs the virtualenv `<repo>/.venv` with `mcp==2.3.0` (`bash .ci/python-venv` creates it) and
 //! the reference servers: `$MCP_REFERENCE_SERVERS`, else `shared/reference-servers` next to the
-//! repository, else `/work/shared/reference-servers`. Without them the test says why and passes,
+//! repository. Without them the test says why and passes,
 //! unless `MCP_INTEROP_REQUIRED` is set to any non-empty value (`.ci/run` sets it), under
 //! which that is a failure.
 
@@ -26,7 +26,6 @@ fn reference_servers() -> Option<PathBuf> {
     let candidates = [
         std::env::var_os("MCP_REFERENCE_SERVERS").map(PathBuf::from),
         Some(repo().join("../shared/reference-servers")),
-        Some(PathBuf::from("/work/shared/reference-servers")),
     ];
     candidates
         .into_iter()
