@@ -112,5 +112,5 @@ async fn handle_line(line: &[u8], conn: &Connection) {
 fuzz_target!(|data: &[u8]| {
     let rt = runtime();
     abort_on_any_panic();
-    let _ = rt.block_on(tokio::time::timeout(TIMEOUT, run(data)));
+    let _ = rt.block_on(async { tokio::time::timeout(TIMEOUT, run(data)).await });
 });

@@ -9,6 +9,8 @@
 //!   a `$ref` outside an applicator that descends (properties, items, ...) names only a later
 //!   entry.
 //! - patterns come from a fixed list both engines accept with ECMA-262 semantics.
+//! - only schemas the 2020-12 metaschema admits (jsonschema refuses the others, ours compiles
+//!   some of them): `type` arrays are non-empty, `required` and `dependentRequired` names unique.
 //! - instances are at most a few levels deep (far below the validator's depth limit).
 
 #![no_main]
@@ -48,6 +50,28 @@ const NUMBERS: &[f64] = &[
 ];
 
 const MULTIPLES: &[f64] = &[1.0, 2.0, 3.0, 0.5, 0.25, 0.1, 0.01, 1.5, 1e-3, 7.0, 1e10];
+const WHOLE_MULTIPLES: &[f64] = &[1.0, 2.0, 3.0, 7.0, 1e10];
+
+/// `FUZZ_EXCLUDE_KNOWN_BUGS=1` leaves out what a recorded, unfixed bug needs, so that a run can
+/// look for others (FUZZING.md, "Found"): today a fractional `multipleOf` (our validator divides
+/// in binary floating point, the spec and jsonschema in the decimal numbers the JSON text
+/// names: `{"multipleOf": 0.1}` rejects `0.3`). Off by default: CI keeps failing on the bug.
+fn exclude_known_bugs() -> bool {
+    static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *ON.get_or_init(|| std::env::var_os("FUZZ_EXCLUDE_KNOWN_BUGS").is_some_and(|v| v == "1"))
+}
+
+/// True when `v` has a `multipleOf` that is not a whole number anywhere.
+fn fractional_multiple_of(v: &Value) -> bool {
+    match v {
+        Value::Array(xs) => xs.iter().any(fractional_multiple_of),
+        Value::Object(m) => m.iter().any(|(k, v)| {
+            (k == "multipleOf" && v.as_f64().is_some_and(|f| f.fract() != 0.0))
+                || fractional_multiple_of(v)
+        }),
+        _ => false,
+    }
+}
 
 const FORMATS: &[&str] = &["uint8", "int32", "uint64", "double", "float", "date-time", "email", "uint"];
 
@@ -152,9 +176,17 @@ impl Gen<'_, '_> {
         Ok(Value::Array((0..n).map(|_| self.schema(place)).collect::<Result<_>>()?))
     }
 
+    /// Distinct names: the metaschema wants `required` and `dependentRequired` unique.
     fn names(&mut self) -> Result<Value> {
         let n = self.u.int_in_range(0..=3)?;
-        Ok(Value::Array((0..n).map(|_| self.name().map(Value::String)).collect::<Result<_>>()?))
+        let mut names: Vec<Value> = Vec::new();
+        for _ in 0..n {
+            let name = Value::String(self.name()?);
+            if !names.contains(&name) {
+                names.push(name);
+            }
+        }
+        Ok(Value::Array(names))
     }
 
     fn reference(&mut self, place: Place) -> Result<Option<Value>> {
@@ -190,6 +222,10 @@ impl Gen<'_, '_> {
                                 ts.push(t);
                             }
                         }
+                        // The metaschema wants a non-empty array (jsonschema refuses `[]`).
+                        if ts.is_empty() {
+                            ts.push(*self.pick(TYPES)?);
+                        }
                         ("type", json!(ts))
                     }
                 }
@@ -203,7 +239,10 @@ impl Gen<'_, '_> {
                 7 => ("maximum", self.number()?),
                 8 => ("exclusiveMinimum", self.number()?),
                 9 => ("exclusiveMaximum", self.number()?),
-                10 => ("multipleOf", json!(*self.pick(MULTIPLES)?)),
+                10 => {
+                    let pool = if exclude_known_bugs() { WHOLE_MULTIPLES } else { MULTIPLES };
+                    ("multipleOf", json!(*self.pick(pool)?))
+                }
                 11 => ("minLength", self.small()?),
                 12 => ("maxLength", self.small()?),
                 13 => ("pattern", json!(*self.pick(PATTERNS)?)),
@@ -351,10 +390,22 @@ fn check(data: &[u8]) -> Result<()> {
             (schema, instance, true)
         }
     };
+    if exclude_known_bugs() && fractional_multiple_of(&schema) {
+        return Ok(());
+    }
     let Ok(ours) = Validator::compile(&schema) else {
         return Ok(());
     };
-    let reference = match jsonschema::draft202012::new(&schema) {
+    // The patterns come from a short list: compile each once (thread-local, the cache is cheap
+    // to clone).
+    thread_local! {
+        static PATTERNS_SEEN: jsonschema::PatternCache = jsonschema::PatternCache::new();
+    }
+    let cache = PATTERNS_SEEN.with(Clone::clone);
+    let built = jsonschema::draft202012::options()
+        .with_pattern_cache(cache)
+        .build(&schema);
+    let reference = match built {
         Ok(v) => v,
         Err(_) if !generated => return Ok(()),
         Err(e) => panic!(
