@@ -103,7 +103,9 @@ fn build(raw: &[u8], session: Option<&HeaderValue>) -> Option<Request<Body>> {
         .iter()
         .find(|m| m.as_str().as_bytes() == method)
         .cloned()
-        .unwrap_or_else(|| METHODS[method.first().copied().unwrap_or(0) as usize % METHODS.len()].clone());
+        .unwrap_or_else(|| {
+            METHODS[method.first().copied().unwrap_or(0) as usize % METHODS.len()].clone()
+        });
     let path = String::from_utf8_lossy(words.next().unwrap_or(b"/mcp"));
     let mut req = Request::builder().method(method);
     req = match path.parse::<axum::http::Uri>() {
@@ -112,14 +114,19 @@ fn build(raw: &[u8], session: Option<&HeaderValue>) -> Option<Request<Body>> {
     };
     for line in lines {
         let (name, value) = match line.iter().position(|b| *b == b':') {
-            Some(i) => (&line[..i], line[i + 1..].strip_prefix(b" ").unwrap_or(&line[i + 1..])),
+            Some(i) => (
+                &line[..i],
+                line[i + 1..].strip_prefix(b" ").unwrap_or(&line[i + 1..]),
+            ),
             None => (line, &b""[..]),
         };
         let name = HEADERS
             .iter()
             .find(|h| h.as_bytes().eq_ignore_ascii_case(name))
             .copied()
-            .unwrap_or_else(|| HEADERS[name.first().copied().unwrap_or(0) as usize % HEADERS.len()]);
+            .unwrap_or_else(|| {
+                HEADERS[name.first().copied().unwrap_or(0) as usize % HEADERS.len()]
+            });
         let value = match (value, session) {
             (b"$session", Some(s)) => s.clone(),
             _ => match HeaderValue::from_bytes(value) {

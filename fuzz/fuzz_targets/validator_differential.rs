@@ -40,13 +40,52 @@ const PATTERNS: &[&str] = &[
 const NAMES: &[&str] = &["a", "b", "c", "kind", "x/y~z", "é", "", "0", "foo"];
 
 const STRINGS: &[&str] = &[
-    "", "a", "abc", "foo", "bar", "123", "١٢٣", "é", "x/y~z", "a@b.com", "  ", "ab cd", "ABC",
-    "日本語", "kind", "circle", "0", "1.5", "null", "😀", "e\u{301}",
+    "",
+    "a",
+    "abc",
+    "foo",
+    "bar",
+    "123",
+    "١٢٣",
+    "é",
+    "x/y~z",
+    "a@b.com",
+    "  ",
+    "ab cd",
+    "ABC",
+    "日本語",
+    "kind",
+    "circle",
+    "0",
+    "1.5",
+    "null",
+    "😀",
+    "e\u{301}",
 ];
 
 const NUMBERS: &[f64] = &[
-    0.0, 1.0, -1.0, 2.0, 3.0, 0.5, -0.5, 2.5, 0.1, 0.3, 1e-3, 10.0, 100.0, 255.0, 256.0, -128.0,
-    65535.0, 1e20, -1e20, 4294967295.0, 9007199254740993.0, 1.7976931348623157e308,
+    0.0,
+    1.0,
+    -1.0,
+    2.0,
+    3.0,
+    0.5,
+    -0.5,
+    2.5,
+    0.1,
+    0.3,
+    1e-3,
+    10.0,
+    100.0,
+    255.0,
+    256.0,
+    -128.0,
+    65535.0,
+    1e20,
+    -1e20,
+    4294967295.0,
+    9007199254740993.0,
+    1.7976931348623157e308,
 ];
 
 const MULTIPLES: &[f64] = &[1.0, 2.0, 3.0, 0.5, 0.25, 0.1, 0.01, 1.5, 1e-3, 7.0, 1e10];
@@ -73,9 +112,20 @@ fn fractional_multiple_of(v: &Value) -> bool {
     }
 }
 
-const FORMATS: &[&str] = &["uint8", "int32", "uint64", "double", "float", "date-time", "email", "uint"];
+const FORMATS: &[&str] = &[
+    "uint8",
+    "int32",
+    "uint64",
+    "double",
+    "float",
+    "date-time",
+    "email",
+    "uint",
+];
 
-const TYPES: &[&str] = &["null", "boolean", "integer", "number", "string", "array", "object"];
+const TYPES: &[&str] = &[
+    "null", "boolean", "integer", "number", "string", "array", "object",
+];
 
 struct Gen<'a, 'b> {
     u: &'a mut Unstructured<'b>,
@@ -92,11 +142,17 @@ struct Place {
 
 impl Place {
     fn deeper(self) -> Place {
-        Place { depth: self.depth + 1, ..self }
+        Place {
+            depth: self.depth + 1,
+            ..self
+        }
     }
     /// Into an applicator that descends into the instance: any `$ref` is fine below it.
     fn descend(self) -> Place {
-        Place { depth: self.depth + 1, unguarded_refs_from: 0 }
+        Place {
+            depth: self.depth + 1,
+            unguarded_refs_from: 0,
+        }
     }
 }
 
@@ -152,7 +208,11 @@ impl Gen<'_, '_> {
             3 => Value::String(self.string()?),
             4 => {
                 let n = self.u.int_in_range(0..=4)?;
-                Value::Array((0..n).map(|_| self.instance(depth + 1)).collect::<Result<_>>()?)
+                Value::Array(
+                    (0..n)
+                        .map(|_| self.instance(depth + 1))
+                        .collect::<Result<_>>()?,
+                )
             }
             _ => {
                 let n = self.u.int_in_range(0..=4)?;
@@ -173,7 +233,9 @@ impl Gen<'_, '_> {
 
     fn schemas(&mut self, place: Place) -> Result<Value> {
         let n = self.u.int_in_range(1..=3)?;
-        Ok(Value::Array((0..n).map(|_| self.schema(place)).collect::<Result<_>>()?))
+        Ok(Value::Array(
+            (0..n).map(|_| self.schema(place)).collect::<Result<_>>()?,
+        ))
     }
 
     /// Distinct names: the metaschema wants `required` and `dependentRequired` unique.
@@ -193,7 +255,9 @@ impl Gen<'_, '_> {
         if place.unguarded_refs_from >= self.defs {
             return Ok(None);
         }
-        let i = self.u.int_in_range(place.unguarded_refs_from..=self.defs - 1)?;
+        let i = self
+            .u
+            .int_in_range(place.unguarded_refs_from..=self.defs - 1)?;
         Ok(Some(json!(format!("#/$defs/d{i}"))))
     }
 
@@ -231,7 +295,9 @@ impl Gen<'_, '_> {
                 }
                 4 => {
                     let n = self.u.int_in_range(1..=4)?;
-                    let vals = (0..n).map(|_| self.instance(2)).collect::<Result<Vec<_>>>()?;
+                    let vals = (0..n)
+                        .map(|_| self.instance(2))
+                        .collect::<Result<Vec<_>>>()?;
                     ("enum", Value::Array(vals))
                 }
                 5 => ("const", self.instance(2)?),
@@ -240,7 +306,11 @@ impl Gen<'_, '_> {
                 8 => ("exclusiveMinimum", self.number()?),
                 9 => ("exclusiveMaximum", self.number()?),
                 10 => {
-                    let pool = if exclude_known_bugs() { WHOLE_MULTIPLES } else { MULTIPLES };
+                    let pool = if exclude_known_bugs() {
+                        WHOLE_MULTIPLES
+                    } else {
+                        MULTIPLES
+                    };
                     ("multipleOf", json!(*self.pick(pool)?))
                 }
                 11 => ("minLength", self.small()?),
@@ -328,10 +398,16 @@ impl Gen<'_, '_> {
         self.defs = self.u.int_in_range(0..=3)?;
         let mut defs = Map::new();
         for i in 0..self.defs {
-            let place = Place { depth: 1, unguarded_refs_from: i + 1 };
+            let place = Place {
+                depth: 1,
+                unguarded_refs_from: i + 1,
+            };
             defs.insert(format!("d{i}"), self.schema(place)?);
         }
-        let mut root = self.schema(Place { depth: 0, unguarded_refs_from: 0 })?;
+        let mut root = self.schema(Place {
+            depth: 0,
+            unguarded_refs_from: 0,
+        })?;
         if self.defs > 0 {
             match &mut root {
                 Value::Object(m) => {
@@ -349,7 +425,10 @@ impl Gen<'_, '_> {
         }
         if self.u.ratio(1, 4)? {
             if let Value::Object(m) = &mut root {
-                m.insert("$schema".into(), json!("https://json-schema.org/draft/2020-12/schema"));
+                m.insert(
+                    "$schema".into(),
+                    json!("https://json-schema.org/draft/2020-12/schema"),
+                );
             }
         }
         Ok(root)

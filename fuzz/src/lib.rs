@@ -64,7 +64,13 @@ pub fn ints(
     #[arg(one_of = [1, 2, 3])] g: i16,
     h: Option<usize>,
 ) -> i128 {
-    a as i128 + b as i128 + c as i128 + d as i128 + e as i128 + f as i128 + g as i128
+    a as i128
+        + b as i128
+        + c as i128
+        + d as i128
+        + e as i128
+        + f as i128
+        + g as i128
         + h.unwrap_or(0) as i128
 }
 
@@ -129,7 +135,12 @@ pub async fn with_context(
             return Err(ToolError::new("cancelled"));
         }
     }
-    let _ = (ctx.tool_name(), ctx.request_id(), ctx.client_info(), ctx.protocol_version());
+    let _ = (
+        ctx.tool_name(),
+        ctx.request_id(),
+        ctx.client_info(),
+        ctx.protocol_version(),
+    );
     let out = format!("{minutes} minutes");
     Ok(if shout { out.to_uppercase() } else { out })
 }
@@ -157,7 +168,15 @@ pub fn server() -> &'static Server {
     static SERVER: OnceLock<Server> = OnceLock::new();
     SERVER.get_or_init(|| {
         Server::builder("fuzz", "0.0.0")
-            .tools(tools![text, ints, floats, lists, nested, with_context, nothing])
+            .tools(tools![
+                text,
+                ints,
+                floats,
+                lists,
+                nested,
+                with_context,
+                nothing
+            ])
             .build()
             .expect("the fuzz server builds")
     })
