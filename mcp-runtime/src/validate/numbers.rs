@@ -55,8 +55,10 @@ impl Num {
                     // fmod is exact in binary floating point.
                     a % b == 0.0
                 } else {
-                    let q = a / b;
-                    q.is_finite() && q.fract() == 0.0
+                    // A fractional divisor: divide the decimal values the JSON text names, not
+                    // their binary approximations (0.3 is a multiple of 0.1; 0.3 / 0.1 in floats
+                    // is 2.9999999999999996).
+                    decimal_multiple(a, b)
                 }
             }
         }
@@ -68,6 +70,49 @@ impl Num {
             Num::I(i) => i as f64,
             Num::F(f) => f,
         }
+    }
+}
+
+/// A finite float as the shortest decimal that reads back as it: `mantissa × 10^exponent`.
+fn decimal(f: f64) -> Option<(u128, i32)> {
+    let text = format!("{:e}", f.abs());
+    let (digits, exponent) = text.split_once('e')?;
+    let exponent: i32 = exponent.parse().ok()?;
+    let (whole, fraction) = digits.split_once('.').unwrap_or((digits, ""));
+    let mantissa: u128 = format!("{whole}{fraction}").parse().ok()?;
+    Some((mantissa, exponent - fraction.len() as i32))
+}
+
+/// Whether `a / b` is an integer for the decimals `a` and `b` name (`b > 0`), exactly.
+fn decimal_multiple(a: f64, b: f64) -> bool {
+    let (Some((ma, ea)), Some((mb, eb))) = (decimal(a), decimal(b)) else {
+        return false;
+    };
+    if ma == 0 {
+        return true;
+    }
+    if mb == 0 {
+        return false;
+    }
+    if ea >= eb {
+        // ma × 10^(ea-eb) mod mb, by modular exponentiation: mb < 10^17, so products fit u128.
+        let mut rest = ma % mb;
+        let mut base = 10 % mb;
+        let mut k = (ea - eb) as u32;
+        while k > 0 && rest != 0 {
+            if k & 1 == 1 {
+                rest = rest * base % mb;
+            }
+            base = base * base % mb;
+            k >>= 1;
+        }
+        rest == 0
+    } else {
+        // ma must be a multiple of mb × 10^(eb-ea); ma < 10^17.
+        10u128
+            .checked_pow((eb - ea) as u32)
+            .and_then(|p| p.checked_mul(mb))
+            .is_some_and(|divisor| ma % divisor == 0)
     }
 }
 
@@ -111,6 +156,31 @@ pub(super) fn is_integer(n: &Number) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `multipleOf` with a fractional divisor divides decimals, as the JSON text names them
+    /// (found by the differential fuzzer: 0.3 against 0.1, f64::MAX against 0.001).
+    #[test]
+    fn fractional_multiples_are_decimal() {
+        for (a, b, multiple) in [
+            (0.3, 0.1, true),
+            (0.07, 0.01, true),
+            (1.7976931348623157e308, 0.001, true),
+            (0.35, 0.1, false),
+            (1e-5, 0.001, false),
+            (0.0, 0.3, true),
+            (2.5, 0.5, true),
+            (123.456, 0.001, true),
+            (123.4565, 0.001, false),
+            (1e21, 0.7, false),
+            (7e21, 0.7, true),
+        ] {
+            assert_eq!(
+                Num::F(a).is_multiple_of(Num::F(b)),
+                multiple,
+                "{a} multipleOf {b}"
+            );
+        }
+    }
 
     #[test]
     fn exact_number_comparison() {
