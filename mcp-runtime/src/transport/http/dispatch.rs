@@ -11,6 +11,7 @@ use tokio::task::JoinHandle;
 
 use super::Endpoint;
 use super::json_response;
+use super::session::InFlight;
 use super::sse::sse;
 use super::stateless::stateless_status;
 use crate::context::connection::Connection;
@@ -26,11 +27,13 @@ pub(super) enum Lifetime {
 }
 
 /// Hands one message to the server; a request's answer comes back as JSON or as an event stream.
+/// `slot`, a place in the session's in-flight count, is held until the call answers.
 pub(super) async fn dispatch(
     endpoint: &Endpoint,
     conn: &Connection,
     message: Incoming,
     lifetime: Lifetime,
+    slot: Option<InFlight>,
 ) -> Response {
     let req_id = match &message {
         Incoming::Request(req) => req.id.clone(),
@@ -46,6 +49,8 @@ pub(super) async fn dispatch(
     let answer = endpoint.server.handle(message, conn);
     let task = tokio::spawn(async move {
         let _route = route;
+        // The session's in-flight count drops when the call answers (or is aborted).
+        let _slot = slot;
         if let Some(response) = answer.await {
             let _ = sink.send(response);
         }

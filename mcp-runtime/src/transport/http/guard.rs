@@ -1,6 +1,8 @@
 //! What a request must be before anything reads it: an allowed `Origin` and `Host` (DNS
 //! rebinding), media types the endpoint speaks, and a body within the size limit.
 
+use std::time::Duration;
+
 use axum::body::{Body, Bytes};
 use axum::http::{HeaderMap, StatusCode, header};
 
@@ -126,9 +128,24 @@ pub(super) fn check_get_media(headers: &HeaderMap) -> Result<(), Refusal> {
     Ok(())
 }
 
-/// The whole body, up to `limit` bytes: 413 over it, 400 when reading fails.
-pub(super) async fn read_body(body: Body, limit: usize) -> Result<Bytes, Refusal> {
-    axum::body::to_bytes(body, limit).await.map_err(|e| {
+/// The whole body, up to `limit` bytes and within `timeout`: 413 over the size, 408 (and the
+/// connection closes) past the time, 400 when reading fails.
+pub(super) async fn read_body(
+    body: Body,
+    limit: usize,
+    timeout: Duration,
+) -> Result<Bytes, Refusal> {
+    let read = tokio::time::timeout(timeout, axum::body::to_bytes(body, limit))
+        .await
+        .map_err(|_| {
+            tracing::warn!(?timeout, "a request body did not arrive in time");
+            Refusal::new(
+                StatusCode::REQUEST_TIMEOUT,
+                codes::INVALID_REQUEST,
+                format!("Request Timeout: the body did not arrive within {timeout:?}"),
+            )
+        })?;
+    read.map_err(|e| {
         let too_large = std::error::Error::source(&e)
             .is_some_and(|s| s.is::<http_body_util::LengthLimitError>());
         if too_large {

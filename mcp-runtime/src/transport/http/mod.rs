@@ -4,8 +4,9 @@
 //! |---|---|
 //! | `mod.rs` | the header names, [`router`], [`Server::serve_http`], the method switch and `POST` |
 //! | `options.rs` | [`HttpOptions`] and its defaults |
-//! | `guard.rs` | the `Origin` and `Host` checks, media types, the body limit |
-//! | `session.rs` | handshake-era sessions: open, find, idle sweep, `GET` stream, `DELETE` |
+//! | `guard.rs` | the `Origin` and `Host` checks, media types, the body limit and timeout |
+//! | `listener.rs` | [`Server::serve_http_on`]'s accept loop: header timeout, connection cap |
+//! | `session.rs` | handshake-era sessions: open, find, cap, idle sweep, `GET` stream, `DELETE` |
 //! | `stateless.rs` | the 2026-07-28 header rules and the status of a JSON-RPC error |
 //! | `dispatch.rs` | one message to the server; its answer as JSON or as an event stream |
 //! | `sse.rs` | event-stream framing and keep-alive |
@@ -28,6 +29,14 @@
 //!   are allowed by default), the `Host` header must name an allowed host (DNS rebinding;
 //!   loopback names by default), and bodies are limited in size (413). [`BearerAuth`] adds a
 //!   bearer-token check as a tower layer.
+//! - Limits (each set on [`HttpOptions`]): a client has 10 s to send a request's headers and
+//!   30 s for its body (408); [`Server::serve_http_on`] serves 512 connections at once and
+//!   answers more with `503` and `Retry-After`; at most 10,000 sessions are open (a new one ends
+//!   the one idle longest) and idle ones are swept by a background task; a session has at most
+//!   64 requests in flight (one more gets a JSON-RPC error, [`SERVER_BUSY`]).
+//! - An application that serves [`router`] with its own server (`axum::serve`, hyper) brings its
+//!   own connection limits: the header read timeout on its HTTP/1 builder, and a bound on
+//!   requests at once, for example tower's `ConcurrencyLimitLayer` under a `LoadShedLayer`.
 //!
 //! ```no_run
 //! # use mcp_runtime::prelude::*;
@@ -57,13 +66,14 @@
 mod auth;
 mod dispatch;
 mod guard;
+mod listener;
 mod options;
 mod session;
 mod sse;
 mod stateless;
 
 use std::io;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 use axum::Router;
 use axum::body::Body;
@@ -91,6 +101,12 @@ pub const METHOD: &str = "mcp-method";
 /// The stateless era's copy of the body's `params.name` (or `params.uri` of `resources/read`).
 pub const NAME: &str = "mcp-name";
 
+/// The JSON-RPC error code of a request refused for load: a session already has
+/// [`HttpOptions::max_in_flight_per_session`] requests in flight, or the server is at its
+/// connection or session cap (with `503`). It is in the range JSON-RPC reserves for
+/// implementation-defined server errors.
+pub const SERVER_BUSY: i64 = -32000;
+
 /// The endpoint for `server`, as an axum [`Router`] to serve alone or merge into an application.
 pub fn router(server: &Server, options: HttpOptions) -> Router {
     let path = options.path.clone();
@@ -100,7 +116,7 @@ pub fn router(server: &Server, options: HttpOptions) -> Router {
             .unwrap_or(server.options().max_message_bytes),
         server: server.clone(),
         options,
-        sessions: Mutex::default(),
+        sessions: Sessions::default(),
     });
     Router::new()
         .route(&path, axum::routing::any(handle))
@@ -115,7 +131,12 @@ impl Server {
         self.serve_http_on(listener, HttpOptions::default()).await
     }
 
-    /// Serves MCP Streamable HTTP on a bound listener with `options`.
+    /// Serves MCP Streamable HTTP on a bound listener with `options`, over HTTP/1.1, until the
+    /// process ends. Beyond [`router`]'s checks, this server closes a connection whose client
+    /// takes longer than [`HttpOptions::header_read_timeout`] to send a request's headers, and
+    /// serves at most [`HttpOptions::max_connections`] connections at once: one more is answered
+    /// `503 Service Unavailable` with `Retry-After` and closed, and the listener keeps
+    /// accepting. Failures to accept (out of file descriptors) are retried, never returned.
     pub async fn serve_http_on(
         &self,
         listener: tokio::net::TcpListener,
@@ -124,7 +145,8 @@ impl Server {
         if let Ok(addr) = listener.local_addr() {
             tracing::info!(%addr, path = options.endpoint(), "serving MCP over HTTP");
         }
-        axum::serve(listener, router(self, options)).await
+        let app = router(self, options.clone());
+        listener::serve(listener, app, &options).await
     }
 }
 
@@ -168,13 +190,26 @@ impl Refusal {
 
 impl IntoResponse for Refusal {
     fn into_response(self) -> Response {
-        match self.error {
+        let mut response = match self.error {
             Some(error) => {
                 tracing::debug!(status = %self.status, %error, "refused an HTTP request");
                 json_response(self.status, &error_response(&self.id, &error))
             }
             None => self.status.into_response(),
+        };
+        let headers = response.headers_mut();
+        match self.status {
+            // The rest of a late body may never come: the connection cannot be reused.
+            StatusCode::REQUEST_TIMEOUT => {
+                headers.insert(header::CONNECTION, HeaderValue::from_static("close"));
+            }
+            // Load: the connection, session or request would go over a cap.
+            StatusCode::SERVICE_UNAVAILABLE => {
+                headers.insert(header::RETRY_AFTER, HeaderValue::from_static("1"));
+            }
+            _ => {}
         }
+        response
     }
 }
 
@@ -231,7 +266,8 @@ fn header_str<'h>(headers: &'h HeaderMap, name: &str) -> Option<&'h str> {
 /// A `POST`: media types, body, then the era decides where the message goes.
 async fn post(endpoint: &Endpoint, headers: &HeaderMap, body: Body) -> Result<Response, Refusal> {
     guard::check_post_media(headers)?;
-    let bytes = guard::read_body(body, endpoint.max_body).await?;
+    let bytes =
+        guard::read_body(body, endpoint.max_body, endpoint.options.body_read_timeout).await?;
     let value: Value = serde_json::from_slice(&bytes).map_err(|e| {
         Refusal::new(
             StatusCode::BAD_REQUEST,
@@ -271,7 +307,38 @@ async fn post(endpoint: &Endpoint, headers: &HeaderMap, body: Body) -> Result<Re
         )),
         (Some(id), _) => {
             let session = find_session(endpoint, id)?;
-            Ok(dispatch(endpoint, &session.conn, message, Lifetime::Detached).await)
+            // Only requests count: a notification (`notifications/cancelled` above all) or a
+            // response to the server is never refused, as it is what lets calls finish.
+            let slot = match &message {
+                Incoming::Request(req) => {
+                    let cap = endpoint.options.max_in_flight_per_session;
+                    match session.begin_request(cap) {
+                        Some(slot) => Some(slot),
+                        None => return Ok(session_busy(req.id.to_json(), cap)),
+                    }
+                }
+                _ => None,
+            };
+            Ok(dispatch(endpoint, &session.conn, message, Lifetime::Detached, slot).await)
         }
     }
+}
+
+/// The answer to a request over a session's in-flight cap: `200 OK` with a JSON-RPC error for
+/// the request's id, not `429 Too Many Requests`. The Streamable HTTP transport answers a POSTed
+/// request with its JSON-RPC response, and every MCP client matches a response to its pending
+/// request by id: this error fails exactly that request, which the client may retry, while the
+/// session and its other calls go on. An HTTP error status carries no request id; MCP clients
+/// treat it as a failure of the transport rather than of one request (the session's other
+/// requests can be torn down with it, or the request left waiting for its own timeout).
+fn session_busy(id: Value, cap: usize) -> Response {
+    tracing::warn!(
+        cap,
+        "a session is over its in-flight cap; refused a request"
+    );
+    let error = ProtocolError::new(
+        SERVER_BUSY,
+        format!("Server busy: this session already has {cap} requests in flight; retry later"),
+    );
+    json_response(StatusCode::OK, &error_response(&id, &error))
 }

@@ -1,5 +1,7 @@
 //! [`HttpOptions`]: the endpoint's path, which origins and hosts it serves, its body limit, the
-//! event streams' keep-alive and how long an idle session lives; and their defaults.
+//! event streams' keep-alive, how long an idle session lives, and the limits that keep slow or
+//! greedy clients from exhausting the server (timeouts, connections, sessions, calls in flight);
+//! and their defaults.
 
 use std::time::Duration;
 
@@ -15,11 +17,18 @@ pub struct HttpOptions {
     pub(super) max_body_bytes: Option<usize>,
     pub(super) keep_alive: Duration,
     pub(super) session_idle: Duration,
+    pub(super) header_read_timeout: Duration,
+    pub(super) body_read_timeout: Duration,
+    pub(super) max_connections: usize,
+    pub(super) max_sessions: usize,
+    pub(super) max_in_flight_per_session: usize,
 }
 
 impl Default for HttpOptions {
     /// `/mcp`; localhost origins and loopback host names only; the server's message limit as the
-    /// body limit; an SSE keep-alive comment every 15 seconds; sessions end after an idle hour.
+    /// body limit; an SSE keep-alive comment every 15 seconds; sessions end after an idle hour;
+    /// 10 s to send a request's headers and 30 s for its body; 512 connections at once (below
+    /// the common limit of 1,024 open files); 10,000 sessions; 64 requests in flight per session.
     fn default() -> Self {
         HttpOptions {
             path: "/mcp".into(),
@@ -31,6 +40,11 @@ impl Default for HttpOptions {
             max_body_bytes: None,
             keep_alive: Duration::from_secs(15),
             session_idle: Duration::from_secs(3600),
+            header_read_timeout: Duration::from_secs(10),
+            body_read_timeout: Duration::from_secs(30),
+            max_connections: 512,
+            max_sessions: 10_000,
+            max_in_flight_per_session: 64,
         }
     }
 }
@@ -95,9 +109,60 @@ impl HttpOptions {
 
     /// How long a handshake-era session may go without a request (and without an open `GET`
     /// stream or a call in flight) before it ends, as if the client had sent `DELETE` (default one
-    /// hour). Expired sessions are swept when a new one opens.
+    /// hour). A background task sweeps expired sessions (every half timeout, at most every
+    /// minute) while the router lives; its id then gets `404 Not Found`.
     pub fn session_idle_timeout(mut self, idle: Duration) -> Self {
         self.session_idle = idle;
+        self
+    }
+
+    /// How long a client may take to send a request's headers, from the connection's start or
+    /// the end of its previous response, before the connection is closed (default 10 s; the
+    /// defence against slowloris). Applies to [`Server::serve_http_on`]; an application serving
+    /// [`router`] with its own server sets this on that server (hyper's `header_read_timeout`).
+    ///
+    /// [`Server::serve_http_on`]: crate::server::Server::serve_http_on
+    /// [`router`]: super::router
+    pub fn header_read_timeout(mut self, timeout: Duration) -> Self {
+        self.header_read_timeout = timeout;
+        self
+    }
+
+    /// How long a request's whole body may take to arrive once its headers are in (default
+    /// 30 s): past it the answer is `408 Request Timeout` and the connection closes.
+    pub fn body_read_timeout(mut self, timeout: Duration) -> Self {
+        self.body_read_timeout = timeout;
+        self
+    }
+
+    /// The most connections [`Server::serve_http_on`] serves at once (default 512, safely below
+    /// the common limit of 1,024 open files). A connection over the cap is answered
+    /// `503 Service Unavailable` with `Retry-After: 1` and closed; the listener keeps accepting.
+    /// An application serving [`router`] with its own server bounds it there, for example with
+    /// tower's `ConcurrencyLimitLayer` and `LoadShedLayer`.
+    ///
+    /// [`Server::serve_http_on`]: crate::server::Server::serve_http_on
+    /// [`router`]: super::router
+    pub fn max_connections(mut self, n: usize) -> Self {
+        self.max_connections = n.max(1);
+        self
+    }
+
+    /// The most handshake-era sessions open at once (default 10,000). A new session over the cap
+    /// ends the one idle the longest (its id then gets `404 Not Found`); when every session is
+    /// busy (a stream open or a call in flight), `initialize` gets `503 Service Unavailable`.
+    pub fn max_sessions(mut self, n: usize) -> Self {
+        self.max_sessions = n.max(1);
+        self
+    }
+
+    /// The most requests one handshake-era session may have in flight (default 64). One more is
+    /// answered at once with a JSON-RPC error (code `-32000`, see [`SERVER_BUSY`]);
+    /// notifications and responses are never refused, so `notifications/cancelled` gets through.
+    ///
+    /// [`SERVER_BUSY`]: super::SERVER_BUSY
+    pub fn max_in_flight_per_session(mut self, n: usize) -> Self {
+        self.max_in_flight_per_session = n.max(1);
         self
     }
 

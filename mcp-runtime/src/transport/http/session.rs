@@ -1,10 +1,18 @@
 //! Handshake-era sessions: `initialize` opens one under a random `Mcp-Session-Id`, later requests
-//! find it, `GET` takes its server-to-client stream, `DELETE` ends it, and sessions left idle are
-//! swept when a new one opens.
+//! find it, `GET` takes its server-to-client stream, `DELETE` ends it. At most
+//! [`HttpOptions::max_sessions`] are open (a new one ends the one idle the longest), and a
+//! background task sweeps those left idle.
+//!
+//! The table keeps its sessions ordered by last use (a sequence number per use, in a
+//! `BTreeMap`), so finding the oldest is cheap: opening, finding and ending a session cost
+//! O(log N) under the table's lock, never a scan of every session.
+//!
+//! [`HttpOptions::max_sessions`]: super::HttpOptions::max_sessions
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 use std::pin::Pin;
-use std::sync::{Arc, Mutex};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, Once};
 use std::task::{Context as TaskContext, Poll};
 use std::time::{Duration, Instant};
 
@@ -17,49 +25,212 @@ use tokio::sync::mpsc;
 use super::guard::check_get_media;
 use super::sse::sse;
 use super::stateless::is_stateless_version;
-use super::{Endpoint, PROTOCOL_VERSION, Refusal, SESSION_ID, header_str, json_response};
+use super::{
+    Endpoint, PROTOCOL_VERSION, Refusal, SERVER_BUSY, SESSION_ID, header_str, json_response,
+};
 use crate::context::connection::{Connection, lock};
 use crate::error::codes;
 use crate::protocol::Incoming;
 
-/// The open sessions, by id.
-pub(super) type Sessions = Mutex<HashMap<String, Arc<Session>>>;
+/// How many of the sessions idle the longest a new session over the cap looks at before giving
+/// up (`503`) when they are all busy: each one busy is moved to the back, so the next look finds
+/// others, and opening a session stays cheap however many are busy.
+const EVICTION_TRIES: usize = 16;
+
+/// The open sessions, and the task that sweeps the idle ones.
+pub(super) struct Sessions {
+    table: Arc<Mutex<Table>>,
+    sweeper: Once,
+}
+
+impl Default for Sessions {
+    fn default() -> Self {
+        Sessions {
+            table: Arc::default(),
+            sweeper: Once::new(),
+        }
+    }
+}
+
+/// The sessions by id, and their ids by last use.
+#[derive(Default)]
+struct Table {
+    by_id: HashMap<String, Entry>,
+    /// The sequence number of each session's last use, oldest first.
+    by_use: BTreeMap<u64, String>,
+    next_use: u64,
+}
+
+struct Entry {
+    session: Arc<Session>,
+    last_seen: Instant,
+    use_seq: u64,
+}
 
 /// A handshake-era session: its connection, and the server-to-client stream a `GET` takes.
 pub(super) struct Session {
     pub(super) conn: Connection,
     outgoing: Mutex<Option<mpsc::UnboundedReceiver<Value>>>,
-    last_seen: Mutex<Instant>,
+    /// Requests of this session whose calls have not answered yet.
+    requests: AtomicUsize,
 }
 
 impl Session {
-    /// Idle for longer than `limit`, with no stream open and no call in flight.
-    fn expired(&self, limit: Duration) -> bool {
-        lock(&self.last_seen).elapsed() > limit
-            && lock(&self.outgoing).is_some()
-            && lock(&self.conn.inner.in_flight).is_empty()
+    fn new(conn: Connection, outgoing: mpsc::UnboundedReceiver<Value>) -> Arc<Session> {
+        Arc::new(Session {
+            conn,
+            outgoing: Mutex::new(Some(outgoing)),
+            requests: AtomicUsize::new(0),
+        })
+    }
+
+    /// A stream open or a call in flight: not to be ended for idleness.
+    fn busy(&self) -> bool {
+        lock(&self.outgoing).is_none()
+            || self.requests.load(Ordering::SeqCst) > 0
+            || !lock(&self.conn.inner.in_flight).is_empty()
+    }
+
+    /// A place among the session's requests in flight; `None` when `cap` are already.
+    pub(super) fn begin_request(self: &Arc<Self>, cap: usize) -> Option<InFlight> {
+        self.requests
+            .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| {
+                (n < cap).then_some(n + 1)
+            })
+            .ok()?;
+        Some(InFlight(self.clone()))
     }
 }
 
-/// Ends every session in `sessions` that has been idle for longer than `limit`.
-fn sweep(sessions: &mut HashMap<String, Arc<Session>>, limit: Duration) {
-    sessions.retain(|old, s| {
-        let expired = s.expired(limit);
-        if expired {
-            tracing::info!(session = %old, "session expired after going idle");
-            s.conn.close();
+/// One request of a session in flight; the count drops with it.
+pub(super) struct InFlight(Arc<Session>);
+
+impl Drop for InFlight {
+    fn drop(&mut self) {
+        self.0.requests.fetch_sub(1, Ordering::SeqCst);
+    }
+}
+
+impl Table {
+    fn len(&self) -> usize {
+        self.by_id.len()
+    }
+
+    fn insert(&mut self, id: String, session: Arc<Session>) {
+        let use_seq = self.next_use();
+        self.by_use.insert(use_seq, id.clone());
+        let entry = Entry {
+            session,
+            last_seen: Instant::now(),
+            use_seq,
+        };
+        self.by_id.insert(id, entry);
+    }
+
+    fn next_use(&mut self) -> u64 {
+        self.next_use += 1;
+        self.next_use
+    }
+
+    /// The session named `id`, marked as used now.
+    fn touch(&mut self, id: &str) -> Option<Arc<Session>> {
+        let use_seq = self.next_use();
+        let entry = self.by_id.get_mut(id)?;
+        self.by_use.remove(&entry.use_seq);
+        entry.use_seq = use_seq;
+        entry.last_seen = Instant::now();
+        self.by_use.insert(use_seq, id.to_owned());
+        Some(entry.session.clone())
+    }
+
+    fn remove(&mut self, id: &str) -> Option<Arc<Session>> {
+        let entry = self.by_id.remove(id)?;
+        self.by_use.remove(&entry.use_seq);
+        Some(entry.session)
+    }
+
+    /// The session used the longest ago: its id, when it was last seen, and whether it is busy.
+    fn oldest(&self) -> Option<(String, Instant, bool)> {
+        let (_, id) = self.by_use.first_key_value()?;
+        let entry = &self.by_id[id];
+        Some((id.clone(), entry.last_seen, entry.session.busy()))
+    }
+
+    /// Ends the session `id` as if its client had sent `DELETE`.
+    fn end(&mut self, id: &str, why: &str) {
+        if let Some(session) = self.remove(id) {
+            tracing::info!(session = %id, "{why}");
+            session.conn.close();
         }
-        !expired
-    });
+    }
+
+    /// Ends every session idle for longer than `limit`, oldest first, stopping at the first one
+    /// used within it. A busy one met on the way is moved to the back as if used now, so each
+    /// session costs a sweep at most one step per `limit`.
+    fn sweep(&mut self, limit: Duration) {
+        while let Some((id, last_seen, busy)) = self.oldest() {
+            if last_seen.elapsed() <= limit {
+                break;
+            }
+            if busy {
+                self.touch(&id);
+            } else {
+                self.end(&id, "session expired after going idle");
+            }
+        }
+    }
+
+    /// Makes room for one more session under `cap` by ending the session idle the longest;
+    /// false when the [`EVICTION_TRIES`] oldest are all busy.
+    fn make_room(&mut self, cap: usize) -> bool {
+        let mut tries = EVICTION_TRIES;
+        while self.len() >= cap {
+            let Some((id, _, busy)) = self.oldest() else {
+                return true;
+            };
+            if tries == 0 {
+                return false;
+            }
+            tries -= 1;
+            if busy {
+                self.touch(&id);
+            } else {
+                self.end(
+                    &id,
+                    "session ended to make room for a new one (max_sessions)",
+                );
+            }
+        }
+        true
+    }
+}
+
+impl Sessions {
+    /// Starts, once, the task that sweeps sessions idle for longer than `idle`: every half
+    /// `idle`, at most every minute. It ends when the table goes, with the router.
+    fn start_sweeper(&self, idle: Duration) {
+        self.sweeper.call_once(|| {
+            let table = Arc::downgrade(&self.table);
+            let every = (idle / 2).clamp(Duration::from_millis(10), Duration::from_secs(60));
+            tokio::spawn(async move {
+                let mut tick = tokio::time::interval(every);
+                tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+                tick.tick().await;
+                loop {
+                    tick.tick().await;
+                    let Some(table) = table.upgrade() else {
+                        break;
+                    };
+                    lock(&table).sweep(idle);
+                }
+            });
+        });
+    }
 }
 
 /// The session named `id`, marked as seen now; 404 when there is none.
 pub(super) fn find_session(endpoint: &Endpoint, id: &str) -> Result<Arc<Session>, Refusal> {
-    let session = lock(&endpoint.sessions).get(id).cloned();
-    if let Some(s) = &session {
-        *lock(&s.last_seen) = Instant::now();
-    }
-    session.ok_or_else(|| {
+    lock(&endpoint.sessions.table).touch(id).ok_or_else(|| {
         Refusal::new(
             StatusCode::NOT_FOUND,
             codes::INVALID_REQUEST,
@@ -82,17 +253,27 @@ pub(super) async fn initialize(
         return Ok(json_response(StatusCode::OK, &response));
     }
     let id = new_session_id();
-    let mut sessions = lock(&endpoint.sessions);
-    sweep(&mut sessions, endpoint.options.session_idle);
-    sessions.insert(
-        id.clone(),
-        Arc::new(Session {
-            conn,
-            outgoing: Mutex::new(Some(outgoing)),
-            last_seen: Mutex::new(Instant::now()),
-        }),
-    );
-    drop(sessions);
+    let options = &endpoint.options;
+    let mut table = lock(&endpoint.sessions.table);
+    // Cheap unless sessions have expired since the last sweep: it stops at the first live one.
+    table.sweep(options.session_idle);
+    if !table.make_room(options.max_sessions) {
+        drop(table);
+        conn.close();
+        tracing::warn!(
+            max = options.max_sessions,
+            "every session is busy; refused a new one"
+        );
+        return Err(Refusal::new(
+            StatusCode::SERVICE_UNAVAILABLE,
+            SERVER_BUSY,
+            "Service Unavailable: too many sessions in use; retry shortly",
+        )
+        .with_id(response.get("id").cloned().unwrap_or(Value::Null)));
+    }
+    table.insert(id.clone(), Session::new(conn, outgoing));
+    drop(table);
+    endpoint.sessions.start_sweeper(options.session_idle);
     tracing::info!(session = %id, "session opened");
     let mut response = json_response(StatusCode::OK, &response);
     response.headers_mut().insert(
@@ -133,7 +314,7 @@ pub(super) fn delete(endpoint: &Endpoint, headers: &HeaderMap) -> Result<Respons
     let id = header_str(headers, SESSION_ID)
         .unwrap_or_default()
         .to_owned();
-    lock(&endpoint.sessions).remove(&id);
+    lock(&endpoint.sessions.table).remove(&id);
     session.conn.close();
     tracing::info!(session = %id, "session ended by the client");
     Ok(StatusCode::NO_CONTENT.into_response())
@@ -187,33 +368,70 @@ impl Drop for SessionStream {
 mod tests {
     use super::*;
 
-    fn session(idle_for: Duration, stream_open: bool) -> Arc<Session> {
+    /// A session last seen `idle_for` ago, with its stream open or not.
+    fn add(table: &mut Table, id: &str, idle_for: Duration, stream_open: bool) -> Arc<Session> {
         let (conn, outgoing) = Connection::new();
-        Arc::new(Session {
-            conn,
-            outgoing: Mutex::new((!stream_open).then_some(outgoing)),
-            last_seen: Mutex::new(Instant::now() - idle_for),
-        })
+        let session = Session::new(conn, outgoing);
+        if stream_open {
+            lock(&session.outgoing).take();
+        }
+        table.insert(id.to_owned(), session.clone());
+        table.by_id.get_mut(id).unwrap().last_seen = Instant::now() - idle_for;
+        session
+    }
+
+    fn ids(table: &Table) -> Vec<&str> {
+        let mut ids: Vec<&str> = table.by_id.keys().map(String::as_str).collect();
+        ids.sort_unstable();
+        ids
     }
 
     #[test]
     fn sweeping_ends_idle_sessions_without_a_stream() {
-        let limit = Duration::from_millis(50);
-        let mut sessions = HashMap::from([
-            ("idle".to_owned(), session(Duration::from_secs(1), false)),
-            ("fresh".to_owned(), session(Duration::ZERO, false)),
-            (
-                "streaming".to_owned(),
-                session(Duration::from_secs(1), true),
-            ),
-        ]);
-        let idle = sessions["idle"].clone();
-        sweep(&mut sessions, limit);
-        let mut left: Vec<&str> = sessions.keys().map(String::as_str).collect();
-        left.sort_unstable();
-        assert_eq!(left, ["fresh", "streaming"]);
+        let mut table = Table::default();
+        let streaming = add(&mut table, "streaming", Duration::from_secs(2), true);
+        let idle = add(&mut table, "idle", Duration::from_secs(1), false);
+        let fresh = add(&mut table, "fresh", Duration::ZERO, false);
+        table.sweep(Duration::from_millis(50));
+        assert_eq!(ids(&table), ["fresh", "streaming"]);
         assert!(idle.conn.is_closed());
-        assert!(!sessions["fresh"].conn.is_closed());
-        assert!(!sessions["streaming"].conn.is_closed());
+        assert!(!fresh.conn.is_closed());
+        assert!(!streaming.conn.is_closed());
+        assert_eq!(table.by_use.len(), 2, "the use index follows the table");
+    }
+
+    #[test]
+    fn making_room_ends_the_session_idle_longest_and_spares_busy_ones() {
+        let mut table = Table::default();
+        add(&mut table, "a", Duration::ZERO, true);
+        add(&mut table, "b", Duration::ZERO, false);
+        add(&mut table, "c", Duration::ZERO, false);
+        table.touch("b");
+        assert!(table.make_room(3));
+        assert_eq!(
+            ids(&table),
+            ["a", "b"],
+            "c was idle longest, a is streaming"
+        );
+        let busy = table.by_id["b"].session.begin_request(1).unwrap();
+        assert!(table.by_id["b"].session.begin_request(1).is_none());
+        assert!(!table.make_room(2), "every session is busy");
+        drop(busy);
+        assert!(table.make_room(2));
+        assert_eq!(ids(&table), ["a"]);
+    }
+
+    #[tokio::test]
+    async fn the_sweeper_ends_idle_sessions_and_stops_with_the_table() {
+        let sessions = Sessions::default();
+        let session = add(&mut lock(&sessions.table), "idle", Duration::ZERO, false);
+        sessions.start_sweeper(Duration::from_millis(50));
+        let left = async || lock(&sessions.table).len();
+        test_support::wait::until("the sweep", left, |n| *n == 0).await;
+        assert_eq!(lock(&sessions.table).len(), 0);
+        assert!(session.conn.is_closed());
+        let table = Arc::downgrade(&sessions.table);
+        drop(sessions);
+        assert!(table.upgrade().is_none());
     }
 }

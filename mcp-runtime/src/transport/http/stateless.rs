@@ -66,7 +66,7 @@ pub(super) async fn stateless(
         .with_id(id));
     }
     let (conn, _outgoing) = Connection::new();
-    Ok(dispatch(endpoint, &conn, message, Lifetime::Request).await)
+    Ok(dispatch(endpoint, &conn, message, Lifetime::Request, None).await)
 }
 
 /// The stateless era's header rules: `MCP-Protocol-Version` present and equal to the `_meta`

@@ -1,0 +1,143 @@
+//! The accept loop of [`Server::serve_http_on`]: HTTP/1 connections with a header read timeout
+//! (slowloris), and a cap on connections served at once so that a flood gets `503` instead of
+//! exhausting the process's file descriptors.
+//!
+//! [`Server::serve_http_on`]: crate::server::Server::serve_http_on
+
+use std::convert::Infallible;
+use std::io;
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::Router;
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use http_body_util::{BodyExt, Limited};
+use hyper::body::Incoming;
+use hyper::server::conn::http1;
+use hyper_util::rt::{TokioIo, TokioTimer};
+use hyper_util::service::TowerToHyperService;
+use tokio::net::{TcpListener, TcpStream};
+use tokio::sync::{OwnedSemaphorePermit, Semaphore};
+
+use super::options::HttpOptions;
+use super::{Refusal, SERVER_BUSY};
+
+/// Connections over the cap that are answered `503` at once; past these, a connection is closed
+/// without an answer (each one answered holds a file descriptor until its request is read).
+const MAX_REFUSING: usize = 64;
+
+/// The most of a refused request's body read (and dropped) before the `503`, so that closing the
+/// connection does not reset it before the client reads the answer.
+const REFUSED_BODY_BYTES: usize = 64 * 1024;
+
+/// How long to wait before accepting again when `accept` fails for want of resources
+/// (`EMFILE`, `ENFILE`, `ENOBUFS`).
+const ACCEPT_BACKOFF: Duration = Duration::from_millis(100);
+
+/// Serves `app` on `listener` until the process ends.
+pub(super) async fn serve(
+    listener: TcpListener,
+    app: Router,
+    options: &HttpOptions,
+) -> io::Result<()> {
+    let slots = Arc::new(Semaphore::new(options.max_connections));
+    let refusing = Arc::new(Semaphore::new(MAX_REFUSING));
+    let header_timeout = options.header_read_timeout;
+    let body_timeout = options.body_read_timeout;
+    loop {
+        let stream = match listener.accept().await {
+            Ok((stream, _peer)) => stream,
+            Err(e) if is_connection_error(&e) => continue,
+            Err(e) => {
+                tracing::warn!(error = %e, "accepting a connection failed; retrying");
+                tokio::time::sleep(ACCEPT_BACKOFF).await;
+                continue;
+            }
+        };
+        let _ = stream.set_nodelay(true);
+        if let Ok(slot) = slots.clone().try_acquire_owned() {
+            tokio::spawn(serve_connection(stream, app.clone(), header_timeout, slot));
+        } else if let Ok(slot) = refusing.clone().try_acquire_owned() {
+            tracing::warn!(
+                max = options.max_connections,
+                "too many connections; answering 503"
+            );
+            tokio::spawn(refuse_connection(
+                stream,
+                header_timeout,
+                body_timeout,
+                slot,
+            ));
+        } else {
+            tracing::warn!("too many connections; closing one unanswered");
+        }
+    }
+}
+
+/// An error of one incoming connection, not of the listener: accept the next one at once.
+fn is_connection_error(e: &io::Error) -> bool {
+    matches!(
+        e.kind(),
+        io::ErrorKind::ConnectionRefused
+            | io::ErrorKind::ConnectionAborted
+            | io::ErrorKind::ConnectionReset
+    )
+}
+
+/// An HTTP/1 connection builder whose clients have `header_timeout` to send each request's
+/// headers.
+fn http1_builder(header_timeout: Duration) -> http1::Builder {
+    let mut builder = http1::Builder::new();
+    builder
+        .timer(TokioTimer::new())
+        .header_read_timeout(header_timeout);
+    builder
+}
+
+/// One connection within the cap, holding its `slot` until it closes.
+async fn serve_connection(
+    stream: TcpStream,
+    app: Router,
+    header_timeout: Duration,
+    slot: OwnedSemaphorePermit,
+) {
+    let service = TowerToHyperService::new(app);
+    let result = http1_builder(header_timeout)
+        .serve_connection(TokioIo::new(stream), service)
+        .await;
+    if let Err(e) = result {
+        tracing::debug!(error = %e, "an HTTP connection ended with an error");
+    }
+    drop(slot);
+}
+
+/// One connection over the cap: its first request is answered `503` with `Retry-After`, and the
+/// connection closes.
+async fn refuse_connection(
+    stream: TcpStream,
+    header_timeout: Duration,
+    body_timeout: Duration,
+    slot: OwnedSemaphorePermit,
+) {
+    let service = hyper::service::service_fn(move |request: hyper::Request<Incoming>| async move {
+        let body = Limited::new(request.into_body(), REFUSED_BODY_BYTES);
+        let _ = tokio::time::timeout(body_timeout, body.collect()).await;
+        Ok::<Response, Infallible>(
+            Refusal::new(
+                StatusCode::SERVICE_UNAVAILABLE,
+                SERVER_BUSY,
+                "Service Unavailable: too many connections; retry shortly",
+            )
+            .into_response(),
+        )
+    });
+    let result = http1_builder(header_timeout)
+        .keep_alive(false)
+        .serve_connection(TokioIo::new(stream), service)
+        .await;
+    if let Err(e) = result {
+        tracing::debug!(error = %e, "a refused HTTP connection ended with an error");
+    }
+    drop(slot);
+}
