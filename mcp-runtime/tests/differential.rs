@@ -15,6 +15,7 @@ use mcp_runtime::prelude::*;
 use mcp_runtime::validate::Validator;
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value, json};
+use test_support::call_detached;
 use test_support::tasks::Priority;
 
 /// Inputs generated per schema.
@@ -1325,15 +1326,7 @@ async fn agrees_with_jsonschema_through_the_tool_table() {
                 input = json!({});
             }
             let expected = reference.is_valid(&input);
-            let result = table
-                .call(
-                    &state,
-                    Context::detached(tool.name()),
-                    tool.name(),
-                    Some(input.clone()),
-                )
-                .await
-                .expect("no protocol error for object arguments");
+            let result = call_detached(&table, &state, tool.name(), input.clone()).await;
             let text = result.first_text().unwrap_or_default();
             let invalid = result.is_error && text.starts_with("Invalid arguments for tool ");
             assert_eq!(
@@ -1381,15 +1374,7 @@ async fn i64_gap_is_reported_as_invalid_arguments() {
         (json!(9223372036854775807i64), true),
         (json!(9223372036854775808u64), false),
     ] {
-        let result = table
-            .call(
-                &state,
-                Context::detached("count"),
-                "count",
-                Some(json!({ "n": n })),
-            )
-            .await
-            .unwrap();
+        let result = call_detached(&table, &state, "count", json!({ "n": n })).await;
         let text = result.first_text().unwrap_or_default().to_owned();
         assert_eq!(result.is_error, !ok, "{text}");
         if !ok {
