@@ -161,6 +161,17 @@ impl Served {
         result.first_text().unwrap().to_owned()
     }
 
+    /// Calls each `(tool, args, expected)` in order: `Ok` with the structured result [`Served::ok`]
+    /// reads, `Err` with the error text [`Served::error`] reads.
+    async fn steps<const N: usize>(&self, steps: [(&str, Value, Result<Value, String>); N]) {
+        for (tool, args, expected) in steps {
+            match expected {
+                Ok(value) => assert_eq!(self.ok(tool, args).await, value, "{tool}"),
+                Err(text) => assert_eq!(self.error(tool, args).await, text, "{tool}"),
+            }
+        }
+    }
+
     /// A request that must fail as a JSON-RPC error: its code and message.
     async fn protocol_error(&self, method: &str, params: Value) -> (i64, String) {
         match self.client.request(method, params).await {
@@ -460,61 +471,54 @@ async fn atrium_scenario_in_both_eras() {
     for era in ERAS {
         let user = Arc::new(User::default());
         let s = Served::start("atrium", era, Some(user.clone())).await;
-        assert_eq!(
-            s.ok("find_slots", json!({"room_id": "studio-b", "day": DAY}))
-                .await,
-            slots("studio-b", 10..17, 60)
-        );
-        assert_eq!(
-            s.ok(
+        s.steps([
+            (
                 "find_slots",
-                json!({"room_id": "studio-b", "day": DAY, "minutes": 30})
-            )
-            .await,
-            slots("studio-b", 10..17, 30)
-        );
-        assert_eq!(
-            s.error(
+                json!({"room_id": "studio-b", "day": DAY}),
+                Ok(slots("studio-b", 10..17, 60)),
+            ),
+            (
                 "find_slots",
-                json!({"room_id": "studio-b", "day": DAY, "minutes": 45})
-            )
-            .await,
-            invalid(
+                json!({"room_id": "studio-b", "day": DAY, "minutes": 30}),
+                Ok(slots("studio-b", 10..17, 30)),
+            ),
+            (
                 "find_slots",
-                "/minutes: must be one of 30, 60, 120 (got 45)"
-            )
-        );
-        assert_eq!(
-            s.error(
+                json!({"room_id": "studio-b", "day": DAY, "minutes": 45}),
+                Err(invalid(
+                    "find_slots",
+                    "/minutes: must be one of 30, 60, 120 (got 45)",
+                )),
+            ),
+            (
                 "book_room",
-                json!({"day": DAY, "hour": "11", "room_hint": "studio-a"})
-            )
-            .await,
-            invalid("book_room", "/hour: must be an integer (got string)")
-        );
-        assert_eq!(
-            s.error("find_slots", json!({"room_id": "attic", "day": DAY}))
-                .await,
-            format!("Error executing tool find_slots: Unknown room 'attic'. Rooms: {ROOMS}.")
-        );
-        assert_eq!(
-            s.error(
+                json!({"day": DAY, "hour": "11", "room_hint": "studio-a"}),
+                Err(invalid(
+                    "book_room",
+                    "/hour: must be an integer (got string)",
+                )),
+            ),
+            (
+                "find_slots",
+                json!({"room_id": "attic", "day": DAY}),
+                Err(format!(
+                    "Error executing tool find_slots: Unknown room 'attic'. Rooms: {ROOMS}."
+                )),
+            ),
+            (
                 "book_room",
-                json!({"day": DAY, "hour": 9, "room_hint": "studio b"})
-            )
-            .await,
-            format!(
-                "Error executing tool book_room: Studio B is already booked at 09:00 on {DAY}."
-            )
-        );
-        assert_eq!(
-            s.ok(
+                json!({"day": DAY, "hour": 9, "room_hint": "studio b"}),
+                Err(format!(
+                    "Error executing tool book_room: Studio B is already booked at 09:00 on {DAY}."
+                )),
+            ),
+            (
                 "book_room",
-                json!({"day": DAY, "hour": 10, "room_hint": "the big room"})
-            )
-            .await,
-            booking(2, "great-hall", "Great Hall", 10)
-        );
+                json!({"day": DAY, "hour": 10, "room_hint": "the big room"}),
+                Ok(booking(2, "great-hall", "Great Hall", 10)),
+            ),
+        ])
+        .await;
 
         // No hint: the user is asked, and picks the Great Hall.
         user.will(ElicitationAnswer::Accept(json!({"room_id": "great-hall"})));
@@ -533,42 +537,42 @@ async fn atrium_scenario_in_both_eras() {
             "string"
         );
         assert_eq!(asked[0].requested_schema["required"], json!(["room_id"]));
-        // An ambiguous hint, and the user declines: nothing is booked.
-        user.will(ElicitationAnswer::Decline);
-        assert_eq!(
-            s.error(
-                "book_room",
-                json!({"day": DAY, "hour": 12, "room_hint": "studio"})
-            )
-            .await,
-            "Error executing tool book_room: No room was chosen, so nothing was booked."
-        );
-        assert_eq!(user.asked().len(), 1);
-        // An answer that does not fit the form: a hidden error, as the reference's.
-        user.will(ElicitationAnswer::Accept(json!({})));
-        assert_eq!(
-            s.error(
-                "book_room",
-                json!({"day": DAY, "hour": 12, "room_hint": "studio"})
-            )
-            .await,
-            "Error executing tool book_room"
-        );
-        assert_eq!(user.asked().len(), 1);
-        assert_eq!(
-            s.ok("find_slots", json!({"room_id": "studio-a", "day": DAY}))
-                .await,
-            slots("studio-a", 9..17, 60)
-        );
-
-        assert_eq!(
-            s.ok("cancel_booking", json!({"booking_id": "bk_3"})).await,
-            json!({"result": "Cancelled bk_3."})
-        );
-        assert_eq!(
-            s.ok("cancel_booking", json!({"booking_id": "bk_3"})).await,
-            json!({"result": "No booking called bk_3 — nothing to cancel."})
-        );
+        // An ambiguous hint, and the user's answer is not a room.
+        for (answer, expected) in [
+            // The user declines: nothing is booked.
+            (
+                ElicitationAnswer::Decline,
+                "Error executing tool book_room: No room was chosen, so nothing was booked.",
+            ),
+            // An answer that does not fit the form: a hidden error, as the reference's.
+            (
+                ElicitationAnswer::Accept(json!({})),
+                "Error executing tool book_room",
+            ),
+        ] {
+            user.will(answer);
+            let args = json!({"day": DAY, "hour": 12, "room_hint": "studio"});
+            assert_eq!(s.error("book_room", args).await, expected);
+            assert_eq!(user.asked().len(), 1);
+        }
+        s.steps([
+            (
+                "find_slots",
+                json!({"room_id": "studio-a", "day": DAY}),
+                Ok(slots("studio-a", 9..17, 60)),
+            ),
+            (
+                "cancel_booking",
+                json!({"booking_id": "bk_3"}),
+                Ok(json!({"result": "Cancelled bk_3."})),
+            ),
+            (
+                "cancel_booking",
+                json!({"booking_id": "bk_3"}),
+                Ok(json!({"result": "No booking called bk_3 — nothing to cancel."})),
+            ),
+        ])
+        .await;
         assert_eq!(
             s.protocol_error(
                 "tools/call",

@@ -6,7 +6,7 @@ use std::fmt;
 
 use mcp_runtime::prelude::*;
 use mcp_runtime::{BuildError, Client, ClientError, ToolBuildError};
-use serde_json::json;
+use serde_json::{Value, json};
 
 /// A name with a Rust-only regex flag, which ECMA-262 (what JSON Schema patterns use) lacks.
 #[derive(Deserialize, JsonSchema)]
@@ -330,21 +330,13 @@ async fn a_value_serde_refuses_after_the_schema_allowed_it_is_named_by_its_point
         .build()
         .unwrap();
     let client = Client::in_process(&server).await.unwrap();
-    let ok = client
-        .call_tool(
-            "count_colours",
-            json!({"palette": {"colours": ["#000000", "#ffffff"]}}),
-        )
-        .await
-        .unwrap();
+    let count = async |colours: Value| {
+        let args = json!({"palette": {"colours": colours}});
+        client.call_tool("count_colours", args).await.unwrap()
+    };
+    let ok = count(json!(["#000000", "#ffffff"])).await;
     assert_eq!(ok.structured_content, Some(json!({"result": 2})));
-    let refused = client
-        .call_tool(
-            "count_colours",
-            json!({"palette": {"colours": ["#000000", "red"]}}),
-        )
-        .await
-        .unwrap();
+    let refused = count(json!(["#000000", "red"])).await;
     assert!(refused.is_error);
     assert_eq!(
         refused.first_text(),

@@ -15,6 +15,7 @@ use mcp_runtime::prelude::*;
 use mcp_runtime::validate::Validator;
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value, json};
+use test_support::call_detached;
 use test_support::tasks::Priority;
 
 /// Inputs generated per schema.
@@ -118,44 +119,32 @@ impl CaseBuilder {
         }
     }
 
-    fn arg<T: JsonSchema + DeserializeOwned>(mut self, name: &'static str, c: Constraints) -> Self {
-        self.input.arg::<T>(ArgSpec {
-            name,
-            constraints: c,
-            ..Default::default()
-        });
-        self.args.push(Arg {
-            name,
-            check: check_of::<T>(),
-            gap: None,
-        });
-        self
-    }
-
-    /// Declares the documented gap of the argument declared last.
-    fn gap(mut self, gap: fn(&Value) -> bool) -> Self {
-        self.args.last_mut().expect("an argument").gap = Some(gap);
-        self
+    fn arg<T: JsonSchema + DeserializeOwned>(self, name: &'static str, c: Constraints) -> Self {
+        self.declare::<T>(name, None, c)
     }
 
     fn defaulted<T: JsonSchema + DeserializeOwned>(
-        mut self,
+        self,
         name: &'static str,
         default: Value,
         c: Constraints,
     ) -> Self {
+        self.declare::<T>(name, Some(default), c)
+    }
+
+    fn declare<T: JsonSchema + DeserializeOwned>(
+        mut self,
+        name: &'static str,
+        default: Option<Value>,
+        c: Constraints,
+    ) -> Self {
         self.input.arg::<T>(ArgSpec {
             name,
-            default: Some(default),
+            default,
             constraints: c,
             ..Default::default()
         });
-        self.args.push(Arg {
-            name,
-            check: check_of::<T>(),
-            gap: None,
-        });
-        self
+        self.record(name, check_of::<T>())
     }
 
     fn opt<U: JsonSchema + DeserializeOwned>(mut self, name: &'static str, c: Constraints) -> Self {
@@ -164,11 +153,22 @@ impl CaseBuilder {
             constraints: c,
             ..Default::default()
         });
+        self.record(name, check_of::<Option<U>>())
+    }
+
+    /// Records the argument declared last and how its values deserialize.
+    fn record(mut self, name: &'static str, check: Check) -> Self {
         self.args.push(Arg {
             name,
-            check: check_of::<Option<U>>(),
+            check,
             gap: None,
         });
+        self
+    }
+
+    /// Declares the documented gap of the argument declared last.
+    fn gap(mut self, gap: fn(&Value) -> bool) -> Self {
+        self.args.last_mut().expect("an argument").gap = Some(gap);
         self
     }
 
@@ -185,37 +185,30 @@ fn none() -> Constraints {
     Constraints::default()
 }
 
+/// `Constraints` with the named fields set (each value wrapped in `Some`), the rest unset.
+macro_rules! constraints {
+    ($($field:ident: $value:expr),+ $(,)?) => {
+        Constraints {
+            $($field: Some($value),)+
+            ..none()
+        }
+    };
+}
+
 fn cases() -> Vec<Case> {
     vec![
         CaseBuilder::new("add_task")
-            .arg::<String>(
-                "title",
-                Constraints {
-                    min_length: Some(3),
-                    max_length: Some(80),
-                    ..none()
-                },
-            )
+            .arg::<String>("title", constraints!(min_length: 3, max_length: 80))
             .defaulted::<Priority>("priority", json!("normal"), none())
             .opt::<String>("note", none())
             .build(),
         CaseBuilder::new("identifiers")
-            .arg::<String>(
-                "task_id",
-                Constraints {
-                    pattern: Some(r"^T-\d+$"),
-                    ..none()
-                },
-            )
+            .arg::<String>("task_id", constraints!(pattern: r"^T-\d+$"))
             .arg::<u32>("order_id", none())
             .arg::<bool>("flag", none())
             .opt::<String>(
                 "slug",
-                Constraints {
-                    pattern: Some(r"^[a-z]+(-[a-z]+)*$"),
-                    max_length: Some(12),
-                    ..none()
-                },
+                constraints!(pattern: r"^[a-z]+(-[a-z]+)*$", max_length: 12),
             )
             .arg::<char>("initial", none())
             .build(),
@@ -240,53 +233,22 @@ fn cases() -> Vec<Case> {
         CaseBuilder::new("bounded numbers")
             .arg::<i32>(
                 "quantity",
-                Constraints {
-                    minimum: Some(Num::Int(0)),
-                    maximum: Some(Num::Int(9999)),
-                    ..none()
-                },
+                constraints!(minimum: Num::Int(0), maximum: Num::Int(9999)),
             )
             .arg::<f64>(
                 "ratio",
-                Constraints {
-                    exclusive_minimum: Some(Num::Int(0)),
-                    exclusive_maximum: Some(Num::Int(1)),
-                    ..none()
-                },
+                constraints!(exclusive_minimum: Num::Int(0), exclusive_maximum: Num::Int(1)),
             )
-            .opt::<f32>(
-                "temperature",
-                Constraints {
-                    minimum: Some(Num::Float(-273.15)),
-                    ..none()
-                },
-            )
-            .opt::<u8>(
-                "percent",
-                Constraints {
-                    maximum: Some(Num::Int(100)),
-                    ..none()
-                },
-            )
+            .opt::<f32>("temperature", constraints!(minimum: Num::Float(-273.15)))
+            .opt::<u8>("percent", constraints!(maximum: Num::Int(100)))
             .defaulted::<i16>(
                 "delta",
                 json!(0),
-                Constraints {
-                    minimum: Some(Num::Int(-5)),
-                    maximum: Some(Num::Int(5)),
-                    ..none()
-                },
+                constraints!(minimum: Num::Int(-5), maximum: Num::Int(5)),
             )
             .build(),
         CaseBuilder::new("collections")
-            .arg::<Vec<String>>(
-                "tags",
-                Constraints {
-                    min_items: Some(1),
-                    max_items: Some(3),
-                    ..none()
-                },
-            )
+            .arg::<Vec<String>>("tags", constraints!(min_items: 1, max_items: 3))
             .arg::<HashSet<u8>>("bytes", none())
             .opt::<BTreeSet<String>>("labels", none())
             .arg::<BTreeMap<String, i32>>("scores", none())
@@ -308,10 +270,7 @@ fn cases() -> Vec<Case> {
             .opt::<Colour>("colour", none())
             .arg::<String>(
                 "mode",
-                Constraints {
-                    one_of: Some(vec![json!("fast"), json!("safe")]),
-                    ..none()
-                },
+                constraints!(one_of: vec![json!("fast"), json!("safe")]),
             )
             .build(),
         CaseBuilder::new("recursive")
@@ -319,6 +278,17 @@ fn cases() -> Vec<Case> {
             .opt::<Tree>("spare", none())
             .build(),
     ]
+}
+
+/// A closed object schema whose properties are each `{"type": ty, "format": ...}`, in order, then
+/// `last` when given.
+fn formats(ty: &str, properties: &[(&str, &str)], last: Option<(&str, Value)>) -> Value {
+    let mut map: Map<String, Value> = properties
+        .iter()
+        .map(|(name, format)| ((*name).to_owned(), json!({"type": ty, "format": format})))
+        .collect();
+    map.extend(last.map(|(name, schema)| (name.to_owned(), schema)));
+    json!({"type": "object", "properties": map, "additionalProperties": false})
 }
 
 /// Schemas written by hand for the keywords the argument types do not produce.
@@ -385,37 +355,36 @@ fn raw_cases() -> Vec<Case> {
         ),
         raw(
             "keywords: formats",
-            json!({
-                "type": "object",
-                "properties": {
-                    "v4": {"type": "string", "format": "ipv4"},
-                    "v6": {"type": "string", "format": "ipv6"},
-                    "ip": {"type": "string", "format": "ip"},
-                    "id": {"type": "string", "format": "uuid"},
-                    "day": {"type": "string", "format": "date"},
-                    "at": {"type": "string", "format": "time"},
-                    "when": {"type": "string", "format": "date-time"},
-                    "span": {"type": "string", "format": "duration"},
-                    "link": {"type": "string", "format": "uri"},
-                    "other": {"type": "string", "format": "partial-date-time"},
-                    "anything": {"format": "ipv4"}
-                },
-                "additionalProperties": false
-            }),
+            formats(
+                "string",
+                &[
+                    ("v4", "ipv4"),
+                    ("v6", "ipv6"),
+                    ("ip", "ip"),
+                    ("id", "uuid"),
+                    ("day", "date"),
+                    ("at", "time"),
+                    ("when", "date-time"),
+                    ("span", "duration"),
+                    ("link", "uri"),
+                    ("other", "partial-date-time"),
+                ],
+                Some(("anything", json!({"format": "ipv4"}))),
+            ),
         ),
         raw(
             "keywords: integer formats",
-            json!({
-                "type": "object",
-                "properties": {
-                    "i8": {"type": "integer", "format": "int8"},
-                    "i32": {"type": "integer", "format": "int32"},
-                    "i64": {"type": "integer", "format": "int64"},
-                    "u8": {"type": "integer", "format": "uint8"},
-                    "u64": {"type": "integer", "format": "uint64"}
-                },
-                "additionalProperties": false
-            }),
+            formats(
+                "integer",
+                &[
+                    ("i8", "int8"),
+                    ("i32", "int32"),
+                    ("i64", "int64"),
+                    ("u8", "uint8"),
+                    ("u64", "uint64"),
+                ],
+                None,
+            ),
         ),
         raw(
             "keywords: unevaluated",
@@ -1373,15 +1342,7 @@ async fn agrees_with_jsonschema_through_the_tool_table() {
                 input = json!({});
             }
             let expected = reference.is_valid(&input);
-            let result = table
-                .call(
-                    &state,
-                    Context::detached(tool.name()),
-                    tool.name(),
-                    Some(input.clone()),
-                )
-                .await
-                .expect("no protocol error for object arguments");
+            let result = call_detached(&table, &state, tool.name(), input.clone()).await;
             let text = result.first_text().unwrap_or_default();
             let invalid = result.is_error && text.starts_with("Invalid arguments for tool ");
             assert_eq!(
@@ -1429,15 +1390,7 @@ async fn i64_gap_is_reported_as_invalid_arguments() {
         (json!(9223372036854775807i64), true),
         (json!(9223372036854775808u64), false),
     ] {
-        let result = table
-            .call(
-                &state,
-                Context::detached("count"),
-                "count",
-                Some(json!({ "n": n })),
-            )
-            .await
-            .unwrap();
+        let result = call_detached(&table, &state, "count", json!({ "n": n })).await;
         let text = result.first_text().unwrap_or_default().to_owned();
         assert_eq!(result.is_error, !ok, "{text}");
         if !ok {

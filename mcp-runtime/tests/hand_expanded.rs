@@ -7,6 +7,7 @@ use std::sync::Arc;
 
 use mcp_runtime::__private as p;
 use mcp_runtime::prelude::*;
+use test_support::call_detached;
 use test_support::tasks::{Priority, Store, Task};
 
 // -- user code, after #[tool] removed its helper attributes --
@@ -151,41 +152,35 @@ async fn hand_expanded_tool_round_trip() {
         serde_json::json!({"type": "null"})
     );
 
-    let ok = table
-        .call(
-            &state,
-            Context::detached("add_task"),
-            "add_task",
-            Some(serde_json::json!({"title": "Tag v1.2", "priority": "high"})),
-        )
-        .await
-        .unwrap();
+    let ok = call_detached(
+        &table,
+        &state,
+        "add_task",
+        serde_json::json!({"title": "Tag v1.2", "priority": "high"}),
+    )
+    .await;
     assert!(!ok.is_error);
     assert_eq!(ok.structured_content.unwrap()["id"], "T-1");
 
-    let err = table
-        .call(
-            &state,
-            Context::detached("add_task"),
-            "add_task",
-            Some(serde_json::json!({"title": "nope"})),
-        )
-        .await
-        .unwrap();
+    let err = call_detached(
+        &table,
+        &state,
+        "add_task",
+        serde_json::json!({"title": "nope"}),
+    )
+    .await;
     assert_eq!(
         err.first_text(),
         Some("Error executing tool add_task: no nope")
     );
 
-    let boom = table
-        .call(
-            &state,
-            Context::detached("add_task"),
-            "add_task",
-            Some(serde_json::json!({"title": "boom"})),
-        )
-        .await
-        .unwrap();
+    let boom = call_detached(
+        &table,
+        &state,
+        "add_task",
+        serde_json::json!({"title": "boom"}),
+    )
+    .await;
     assert!(boom.is_error);
     assert_eq!(boom.first_text(), Some("Error executing tool add_task"));
     assert!(boom.meta.unwrap()["errorId"].is_string());

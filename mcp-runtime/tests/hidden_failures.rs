@@ -6,6 +6,7 @@ use std::sync::{Arc, Mutex};
 
 use mcp_runtime::prelude::*;
 use serde_json::json;
+use test_support::call_detached;
 
 /// Crashes in a way the model must not learn about.
 #[tool]
@@ -63,15 +64,7 @@ async fn hidden_failures_reach_the_log_with_their_id_and_never_the_result() {
             "db at 10.0.0.5 refused password 'hunter2'",
         ),
     ] {
-        let result = table
-            .call(
-                &state,
-                Context::detached("crash"),
-                "crash",
-                Some(json!({"how": how})),
-            )
-            .await
-            .unwrap();
+        let result = call_detached(&table, &state, "crash", json!({"how": how})).await;
         assert!(result.is_error);
         assert_eq!(result.first_text(), Some("Error executing tool crash"));
         let wire = result.to_json().to_string();
@@ -105,15 +98,13 @@ async fn hidden_failures_reach_the_log_with_their_id_and_never_the_result() {
         }
     }
 
-    let rejected = table
-        .call(
-            &state,
-            Context::detached("titled"),
-            "titled",
-            Some(json!({"title": "zq", "extra": "sekrit"})),
-        )
-        .await
-        .unwrap();
+    let rejected = call_detached(
+        &table,
+        &state,
+        "titled",
+        json!({"title": "zq", "extra": "sekrit"}),
+    )
+    .await;
     assert!(rejected.is_error);
     let log = String::from_utf8(captured.0.lock().unwrap().clone()).unwrap();
     let line = log

@@ -9,6 +9,7 @@ use std::sync::Arc;
 use mcp_runtime::prelude::*;
 use mcp_runtime::{Contents, Tool};
 use serde_json::{Value, json};
+use test_support::call_detached as call;
 use test_support::tasks::{Priority, Store, Task};
 
 // ---- shared types ------------------------------------------------------------------------------
@@ -253,13 +254,6 @@ fn state() -> Arc<StateMap> {
     let mut state = StateMap::new();
     state.insert(Store::default());
     Arc::new(state)
-}
-
-async fn call(table: &ToolTable, state: &Arc<StateMap>, name: &str, args: Value) -> CallToolResult {
-    table
-        .call(state, Context::detached(name), name, Some(args))
-        .await
-        .unwrap_or_else(|e| panic!("{name}: protocol error {e}"))
 }
 
 // ---- calls ---------------------------------------------------------------------------------------

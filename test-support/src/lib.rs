@@ -6,7 +6,8 @@
 //!   `MCP_INTEROP_REQUIRED`);
 //! - [`golden`]: a text compared with a committed file, a unified diff on mismatch;
 //! - [`wait`]: polling until a condition holds, bounded in time;
-//! - [`tasks`]: the task-tracker fixture (`Priority`, `Task`, `Store`) that several tool tests use.
+//! - [`tasks`]: the task-tracker fixture (`Priority`, `Task`, `Store`) that several tool tests use;
+//! - [`call_detached`]: a tool of a table called outside any connection.
 
 pub mod golden;
 pub mod http;
@@ -16,7 +17,11 @@ pub mod tasks;
 pub mod wait;
 
 use std::path::PathBuf;
+use std::sync::Arc;
 use std::time::Duration;
+
+use mcp_runtime::{CallToolResult, Context, StateMap, ToolTable};
+use serde_json::Value;
 
 /// A safety net, not a timing assertion: a test that waits this long has hung.
 pub const HANG: Duration = Duration::from_secs(30);
@@ -27,4 +32,18 @@ pub fn repo() -> PathBuf {
         .parent()
         .expect("test-support sits in the repository's root")
         .to_path_buf()
+}
+
+/// Calls the tool `name` of `table` with `args` and a detached context (no client behind it); a
+/// protocol error panics.
+pub async fn call_detached(
+    table: &ToolTable,
+    state: &Arc<StateMap>,
+    name: &str,
+    args: Value,
+) -> CallToolResult {
+    table
+        .call(state, Context::detached(name), name, Some(args))
+        .await
+        .unwrap_or_else(|e| panic!("{name}: protocol error {e}"))
 }

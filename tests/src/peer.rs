@@ -91,9 +91,22 @@ impl Conn {
         }
     }
 
+    /// Connects a client of `era` to a kit server, `via` memory or stdio, with the default
+    /// options but for what `set` changes.
+    pub async fn kit_with(
+        bin: &str,
+        via: Via,
+        era: Era,
+        set: impl FnOnce(&mut KitOptions),
+    ) -> Conn {
+        let mut options = KitOptions::default();
+        set(&mut options);
+        Conn::kit(bin, via, &options, client_builder(era)).await
+    }
+
     /// Connects a client of `era` to a kit server with default options, `via` memory or stdio.
     pub async fn plain(bin: &str, via: Via, era: Era) -> Conn {
-        Conn::kit(bin, via, &KitOptions::default(), client_builder(era)).await
+        Conn::kit_with(bin, via, era, |_| {}).await
     }
 
     /// Calls the tool `name` with `arguments`; the result (a transport or protocol error panics).
@@ -108,6 +121,20 @@ impl Conn {
     /// error's message. `what` names the case in a failure.
     pub async fn refused(&self, method: &str, params: Value, code: i64, what: &str) -> String {
         refused_with(self.client.request(method, params).await, code, what)
+    }
+
+    /// Sends `method` once with each of `cases`, which must all fail with the JSON-RPC error
+    /// `code`.
+    pub async fn refuses_each(
+        &self,
+        method: &str,
+        cases: impl IntoIterator<Item = Value>,
+        code: i64,
+    ) {
+        for params in cases {
+            let what = format!("{method} {params}");
+            self.refused(method, params, code, &what).await;
+        }
     }
 
     /// Closes the client's side and returns the child's exit status (stdio only).

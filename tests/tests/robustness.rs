@@ -190,11 +190,7 @@ async fn end_of_input_fails_a_pending_elicitation_instead_of_waiting_forever() {
 #[tokio::test]
 async fn a_call_past_the_timeout_is_an_error_result_and_the_tool_is_dropped() {
     for (via, era) in SETUPS {
-        let options = KitOptions {
-            timeout_ms: Some(200),
-            ..Default::default()
-        };
-        let conn = Conn::kit(KIT, via, &options, client_builder(era)).await;
+        let conn = Conn::kit_with(KIT, via, era, |o| o.timeout_ms = Some(200)).await;
         let r = conn.call("slow", json!({"ms": 600000})).await;
         assert!(r.is_error);
         assert_eq!(
@@ -217,11 +213,7 @@ async fn a_call_past_the_timeout_is_an_error_result_and_the_tool_is_dropped() {
 #[tokio::test]
 async fn calls_over_the_cap_wait_and_none_is_lost() {
     for (via, era) in SETUPS {
-        let options = KitOptions {
-            max_concurrent: Some(2),
-            ..Default::default()
-        };
-        let conn = Conn::kit(KIT, via, &options, client_builder(era)).await;
+        let conn = Conn::kit_with(KIT, via, era, |o| o.max_concurrent = Some(2)).await;
         let calls = (0..8).map(|i| conn.client.call_tool("slow", json!({"ms": 20 + i})));
         let results = futures_util::future::join_all(calls).await;
         for (i, r) in results.into_iter().enumerate() {

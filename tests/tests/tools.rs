@@ -1,6 +1,6 @@
 //! `tools/list` and `tools/call` in both eras, in memory and over stdio.
 
-use integration_tests::kit::{KitOptions, NAMES, structured};
+use integration_tests::kit::{NAMES, structured};
 use integration_tests::peer::*;
 use mcp_runtime::error::codes;
 use serde_json::{Value, json};
@@ -36,11 +36,7 @@ async fn the_listing_is_the_tables_order_in_one_page_by_default() {
 #[tokio::test]
 async fn pages_follow_the_cursor_and_cover_every_tool_once() {
     for (via, era) in SETUPS {
-        let options = KitOptions {
-            page_size: Some(3),
-            ..Default::default()
-        };
-        let conn = Conn::kit(KIT, via, &options, client_builder(era)).await;
+        let conn = Conn::kit_with(KIT, via, era, |o| o.page_size = Some(3)).await;
         let mut sizes = Vec::new();
         let mut all = Vec::new();
         let mut cursor: Option<String> = None;
@@ -69,25 +65,16 @@ async fn pages_follow_the_cursor_and_cover_every_tool_once() {
 #[tokio::test]
 async fn an_invalid_cursor_is_invalid_params() {
     for (via, era) in SETUPS {
-        let options = KitOptions {
-            page_size: Some(3),
-            ..Default::default()
-        };
-        let conn = Conn::kit(KIT, via, &options, client_builder(era)).await;
-        for cursor in [
+        let conn = Conn::kit_with(KIT, via, era, |o| o.page_size = Some(3)).await;
+        let cursors = [
             json!("garbage"),
             json!("tools-0"),
             json!("tools-ff"),
             json!(7),
-        ] {
-            conn.refused(
-                "tools/list",
-                json!({"cursor": cursor}),
-                codes::INVALID_PARAMS,
-                &format!("{cursor}"),
-            )
+        ];
+        let cases = cursors.map(|cursor| json!({"cursor": cursor}));
+        conn.refuses_each("tools/list", cases, codes::INVALID_PARAMS)
             .await;
-        }
         conn.finish().await;
     }
 }
@@ -157,20 +144,14 @@ async fn a_panicking_tool_is_hidden_and_the_server_keeps_serving() {
 async fn a_call_without_a_string_name_or_with_non_object_arguments_is_invalid_params() {
     for (via, era) in SETUPS {
         let conn = Conn::plain(KIT, via, era).await;
-        for params in [
+        let cases = [
             json!({"arguments": {}}),
             json!({"name": 7, "arguments": {}}),
             json!({"name": "add", "arguments": [1, 2]}),
             json!({"name": "add", "arguments": "a=1"}),
-        ] {
-            conn.refused(
-                "tools/call",
-                params.clone(),
-                codes::INVALID_PARAMS,
-                &format!("{params}"),
-            )
+        ];
+        conn.refuses_each("tools/call", cases, codes::INVALID_PARAMS)
             .await;
-        }
         conn.finish().await;
     }
 }
@@ -195,11 +176,7 @@ async fn an_unknown_tool_is_an_error_result_listing_the_valid_names() {
 #[tokio::test]
 async fn the_unknown_tool_policy_can_make_it_a_protocol_error() {
     for (via, era) in SETUPS {
-        let options = KitOptions {
-            unknown_tool_error: true,
-            ..Default::default()
-        };
-        let conn = Conn::kit(KIT, via, &options, client_builder(era)).await;
+        let conn = Conn::kit_with(KIT, via, era, |o| o.unknown_tool_error = true).await;
         let outcome = conn.client.call_tool("delete_task", json!({})).await;
         let message = refused_with(outcome, codes::INVALID_PARAMS, "delete_task");
         assert!(message.contains("Unknown tool: delete_task"), "{message}");

@@ -77,72 +77,26 @@ impl ArgAttrs {
         for meta in &metas {
             let key = meta.path();
             match path_text(key).as_str() {
-                DESCRIPTION => {
-                    if let Some(v) = parse_str(cx, meta) {
-                        self.description.set(cx, key, v);
-                    }
-                }
-                RENAME => {
-                    if let Some(v) = parse_str(cx, meta) {
-                        self.rename.set(cx, key, v);
-                    }
-                }
-                DEFAULT => {
-                    if let Some(v) = value_of(cx, meta, "default = <expression>") {
-                        let span = v.span();
-                        self.default.set(cx, key, Sp::new(v.clone(), span));
-                    }
-                }
-                PATTERN => {
-                    if let Some(v) = parse_lit_str(cx, meta) {
-                        self.pattern.set(cx, key, v);
-                    }
-                }
-                MIN_LENGTH => {
-                    if let Some(v) = parse_count(cx, meta) {
-                        self.min_length.set(cx, key, v);
-                    }
-                }
-                MAX_LENGTH => {
-                    if let Some(v) = parse_count(cx, meta) {
-                        self.max_length.set(cx, key, v);
-                    }
-                }
-                MIN_ITEMS => {
-                    if let Some(v) = parse_count(cx, meta) {
-                        self.min_items.set(cx, key, v);
-                    }
-                }
-                MAX_ITEMS => {
-                    if let Some(v) = parse_count(cx, meta) {
-                        self.max_items.set(cx, key, v);
-                    }
-                }
-                MINIMUM | MIN => {
-                    if let Some(v) = parse_num(cx, meta) {
-                        self.minimum.set(cx, key, v);
-                    }
-                }
-                MAXIMUM | MAX => {
-                    if let Some(v) = parse_num(cx, meta) {
-                        self.maximum.set(cx, key, v);
-                    }
-                }
+                DESCRIPTION => self.description.read(cx, meta, parse_str),
+                RENAME => self.rename.read(cx, meta, parse_str),
+                DEFAULT => self.default.read(cx, meta, |cx, meta| {
+                    let v = value_of(cx, meta, "default = <expression>")?;
+                    Some(Sp::new(v.clone(), v.span()))
+                }),
+                PATTERN => self.pattern.read(cx, meta, parse_lit_str),
+                MIN_LENGTH => self.min_length.read(cx, meta, parse_count),
+                MAX_LENGTH => self.max_length.read(cx, meta, parse_count),
+                MIN_ITEMS => self.min_items.read(cx, meta, parse_count),
+                MAX_ITEMS => self.max_items.read(cx, meta, parse_count),
+                MINIMUM | MIN => self.minimum.read(cx, meta, parse_num),
+                MAXIMUM | MAX => self.maximum.read(cx, meta, parse_num),
                 EXCLUSIVE_MINIMUM | EXCLUSIVE_MIN => {
-                    if let Some(v) = parse_num(cx, meta) {
-                        self.exclusive_minimum.set(cx, key, v);
-                    }
+                    self.exclusive_minimum.read(cx, meta, parse_num)
                 }
                 EXCLUSIVE_MAXIMUM | EXCLUSIVE_MAX => {
-                    if let Some(v) = parse_num(cx, meta) {
-                        self.exclusive_maximum.set(cx, key, v);
-                    }
+                    self.exclusive_maximum.read(cx, meta, parse_num)
                 }
-                ONE_OF => {
-                    if let Some(v) = parse_list(cx, meta) {
-                        self.one_of.set(cx, key, v);
-                    }
-                }
+                ONE_OF => self.one_of.read(cx, meta, parse_list),
                 _ => unknown_key(cx, "#[arg]", key, ARG_KEYS),
             }
         }

@@ -73,6 +73,18 @@ impl<T> Attr<T> {
         }
     }
 
+    /// Reads `meta`'s value with `parse` into the slot; a value `parse` refuses it has reported.
+    pub(super) fn read(
+        &mut self,
+        cx: &Ctxt,
+        meta: &syn::Meta,
+        parse: impl FnOnce(&Ctxt, &syn::Meta) -> Option<Sp<T>>,
+    ) {
+        if let Some(v) = parse(cx, meta) {
+            self.set(cx, meta.path(), v);
+        }
+    }
+
     pub(crate) fn get(&self) -> Option<&Sp<T>> {
         self.set.as_ref().map(|(_, _, v)| v)
     }

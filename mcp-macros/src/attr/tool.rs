@@ -55,51 +55,15 @@ impl ToolAttrs {
         for meta in &metas {
             let key = meta.path();
             match path_text(key).as_str() {
-                NAME => {
-                    if let Some(v) = parse_str(cx, meta) {
-                        attrs.name.set(cx, key, v);
-                    }
-                }
-                TITLE => {
-                    if let Some(v) = parse_str(cx, meta) {
-                        attrs.title.set(cx, key, v);
-                    }
-                }
-                DESCRIPTION => {
-                    if let Some(v) = parse_str(cx, meta) {
-                        attrs.description.set(cx, key, v);
-                    }
-                }
-                READ_ONLY => {
-                    if let Some(v) = parse_bool(cx, meta) {
-                        attrs.read_only.set(cx, key, v);
-                    }
-                }
-                INLINE => {
-                    if let Some(v) = parse_bool(cx, meta) {
-                        attrs.inline.set(cx, key, v);
-                    }
-                }
-                DESTRUCTIVE => {
-                    if let Some(v) = parse_bool(cx, meta) {
-                        attrs.destructive.set(cx, key, v);
-                    }
-                }
-                IDEMPOTENT => {
-                    if let Some(v) = parse_bool(cx, meta) {
-                        attrs.idempotent.set(cx, key, v);
-                    }
-                }
-                OPEN_WORLD => {
-                    if let Some(v) = parse_bool(cx, meta) {
-                        attrs.open_world.set(cx, key, v);
-                    }
-                }
-                CRATE => {
-                    if let Some(v) = parse_crate(cx, meta) {
-                        attrs.krate.set(cx, key, v);
-                    }
-                }
+                NAME => attrs.name.read(cx, meta, parse_str),
+                TITLE => attrs.title.read(cx, meta, parse_str),
+                DESCRIPTION => attrs.description.read(cx, meta, parse_str),
+                READ_ONLY => attrs.read_only.read(cx, meta, parse_bool),
+                INLINE => attrs.inline.read(cx, meta, parse_bool),
+                DESTRUCTIVE => attrs.destructive.read(cx, meta, parse_bool),
+                IDEMPOTENT => attrs.idempotent.read(cx, meta, parse_bool),
+                OPEN_WORLD => attrs.open_world.read(cx, meta, parse_bool),
+                CRATE => attrs.krate.read(cx, meta, parse_crate),
                 _ => unknown_key(cx, "#[tool]", key, TOOL_KEYS),
             }
         }

@@ -1,8 +1,18 @@
 //! Numeric, length and item-count bounds: one per side, and some value left between them.
 
-use crate::attr::{Attr, Num};
+use crate::attr::{Attr, Num, Sp};
 use crate::ctxt::Ctxt;
 use crate::model::ToolArg;
+
+/// A side's bound: the inclusive one if given, else the exclusive one; whether it is exclusive;
+/// its key as written.
+fn side_bound<'a>(
+    inclusive: &'a Attr<Num>,
+    exclusive: &'a Attr<Num>,
+) -> Option<(&'a Sp<Num>, bool, &'a str)> {
+    let given = |attr: &'a Attr<Num>, excl| attr.get().map(|v| (v, excl, attr.key_text()));
+    given(inclusive, false).or_else(|| given(exclusive, true))
+}
 
 /// One bound per side (`minimum` or `exclusive_minimum`, not both: JSON Schema would apply both
 /// and the tighter one silently wins), and a lower bound that leaves some number below the upper.
@@ -30,24 +40,8 @@ pub(super) fn check_num_bounds(cx: &Ctxt, arg: &ToolArg) {
     if !(lower_ok && upper_ok) {
         return;
     }
-    let lower = a
-        .minimum
-        .get()
-        .map(|v| (v, false, a.minimum.key_text()))
-        .or_else(|| {
-            a.exclusive_minimum
-                .get()
-                .map(|v| (v, true, a.exclusive_minimum.key_text()))
-        });
-    let upper = a
-        .maximum
-        .get()
-        .map(|v| (v, false, a.maximum.key_text()))
-        .or_else(|| {
-            a.exclusive_maximum
-                .get()
-                .map(|v| (v, true, a.exclusive_maximum.key_text()))
-        });
+    let lower = side_bound(&a.minimum, &a.exclusive_minimum);
+    let upper = side_bound(&a.maximum, &a.exclusive_maximum);
     let (Some((lo, lo_excl, lo_key)), Some((hi, hi_excl, hi_key))) = (lower, upper) else {
         return;
     };

@@ -49,6 +49,15 @@ pub(super) fn check_default_literal(cx: &Ctxt, arg: &ToolArg) {
     };
     let bound = |attr: &Attr<Num>| attr.get().map(|b| (b.value, attr.key_text().to_owned()));
     let count = |attr: &Attr<u64>| attr.get().map(|b| (b.value, attr.key_text().to_owned()));
+    // `what` has `n` `unit`s, which must be within the `min` and `max` slots.
+    let counted = |what: &str, n: u64, unit: &str, min: &Attr<u64>, max: &Attr<u64>| {
+        if let Some((min, key)) = count(min).filter(|(min, _)| n < *min) {
+            fail(format!("{what} has {n} {unit}, fewer than `{key} = {min}`"));
+        }
+        if let Some((max, key)) = count(max).filter(|(max, _)| n > *max) {
+            fail(format!("{what} has {n} {unit}, more than `{key} = {max}`"));
+        }
+    };
     match &lit {
         Literal::Num(n) => {
             use std::cmp::Ordering::{Equal, Greater, Less};
@@ -72,16 +81,7 @@ pub(super) fn check_default_literal(cx: &Ctxt, arg: &ToolArg) {
         Literal::Str(text) => {
             let chars = text.chars().count() as u64;
             let shown = format!("`default = {}`", lit.shown());
-            if let Some((min, key)) = count(&a.min_length).filter(|(min, _)| chars < *min) {
-                fail(format!(
-                    "{shown} has {chars} characters, fewer than `{key} = {min}`"
-                ));
-            }
-            if let Some((max, key)) = count(&a.max_length).filter(|(max, _)| chars > *max) {
-                fail(format!(
-                    "{shown} has {chars} characters, more than `{key} = {max}`"
-                ));
-            }
+            counted(&shown, chars, "characters", &a.min_length, &a.max_length);
             if let Some(Sp { value: p, .. }) = a.pattern.get() {
                 // An invalid pattern is reported by `check_pattern`.
                 let matches = regress::Regex::with_flags(&p.value(), "u")
@@ -97,16 +97,8 @@ pub(super) fn check_default_literal(cx: &Ctxt, arg: &ToolArg) {
         }
         Literal::Items(items) => {
             let items = *items as u64;
-            if let Some((min, key)) = count(&a.min_items).filter(|(min, _)| items < *min) {
-                fail(format!(
-                    "the `default` list has {items} items, fewer than `{key} = {min}`"
-                ));
-            }
-            if let Some((max, key)) = count(&a.max_items).filter(|(max, _)| items > *max) {
-                fail(format!(
-                    "the `default` list has {items} items, more than `{key} = {max}`"
-                ));
-            }
+            let list = "the `default` list";
+            counted(list, items, "items", &a.min_items, &a.max_items);
         }
     }
     if let (Some(values), Literal::Num(_) | Literal::Str(_)) = (a.one_of.value(), &lit) {

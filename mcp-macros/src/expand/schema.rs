@@ -7,7 +7,7 @@ use quote::{quote, quote_spanned};
 use syn::spanned::Spanned;
 
 use super::{default_fn, respan, type_fns};
-use crate::attr::{ArgAttrs, Num};
+use crate::attr::{ArgAttrs, Attr, Num};
 use crate::docs::Description;
 use crate::model::{Param, ToolFn};
 use crate::paths::Paths;
@@ -102,25 +102,20 @@ fn expand_constraints(a: &ArgAttrs, paths: &Paths) -> TokenStream {
     if let Some(p) = a.pattern.value() {
         fields.extend(quote!(pattern: #option::Some(#p),));
     }
-    for (field, slot) in [
-        (quote!(minimum), &a.minimum),
-        (quote!(maximum), &a.maximum),
-        (quote!(exclusive_minimum), &a.exclusive_minimum),
-        (quote!(exclusive_maximum), &a.exclusive_maximum),
+    let num = |slot: &Attr<Num>| slot.value().map(|n| expand_num(*n, paths));
+    let count = |slot: &Attr<u64>| slot.value().map(|n| quote!(#n));
+    for (field, value) in [
+        (quote!(minimum), num(&a.minimum)),
+        (quote!(maximum), num(&a.maximum)),
+        (quote!(exclusive_minimum), num(&a.exclusive_minimum)),
+        (quote!(exclusive_maximum), num(&a.exclusive_maximum)),
+        (quote!(min_length), count(&a.min_length)),
+        (quote!(max_length), count(&a.max_length)),
+        (quote!(min_items), count(&a.min_items)),
+        (quote!(max_items), count(&a.max_items)),
     ] {
-        if let Some(n) = slot.value() {
-            let n = expand_num(*n, paths);
-            fields.extend(quote!(#field: #option::Some(#n),));
-        }
-    }
-    for (field, slot) in [
-        (quote!(min_length), &a.min_length),
-        (quote!(max_length), &a.max_length),
-        (quote!(min_items), &a.min_items),
-        (quote!(max_items), &a.max_items),
-    ] {
-        if let Some(n) = slot.value() {
-            fields.extend(quote!(#field: #option::Some(#n),));
+        if let Some(v) = value {
+            fields.extend(quote!(#field: #option::Some(#v),));
         }
     }
     if let Some(values) = a.one_of.value() {

@@ -5,9 +5,12 @@
 //! strings). [`requested_schema`] derives that form from a Rust type's schema, or explains why
 //! the type does not fit.
 
+use std::fmt::Display;
+
 use schemars::JsonSchema;
 use serde_json::{Map, Value, json};
 
+use super::ClientRequestError;
 use crate::error::{ProtocolError, ToolError};
 
 /// The user's answer to an elicitation.
@@ -43,15 +46,14 @@ pub enum ElicitError {
 impl std::fmt::Display for ElicitError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            ElicitError::NotConnected => f.write_str("the call is not attached to a client"),
+            // What any request to the client can meet reads the same as there.
+            ElicitError::NotConnected => Display::fmt(&ClientRequestError::NotConnected, f),
+            ElicitError::Disconnected => Display::fmt(&ClientRequestError::Disconnected, f),
+            ElicitError::TimedOut(d) => Display::fmt(&ClientRequestError::TimedOut(*d), f),
             ElicitError::Unsupported => f.write_str("the client does not support elicitation"),
             ElicitError::Schema(m) => write!(f, "the requested type cannot be elicited: {m}"),
             ElicitError::Client(e) => write!(f, "the client refused the elicitation: {e}"),
             ElicitError::InvalidResponse(m) => write!(f, "invalid elicitation response: {m}"),
-            ElicitError::Disconnected => f.write_str("the client disconnected"),
-            ElicitError::TimedOut(d) => {
-                write!(f, "the client did not answer within {}s", d.as_secs_f64())
-            }
         }
     }
 }

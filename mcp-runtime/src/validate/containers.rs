@@ -19,15 +19,8 @@ impl Validator {
     ) -> bool {
         let mut ok = true;
         let len = items.len() as u64;
-        if let Some(min) = r.min_items
-            && len < min
-        {
-            fail!(out, ok, path, Msg::MinItems(min, len));
-        }
-        if let Some(max) = r.max_items
-            && len > max
-        {
-            fail!(out, ok, path, Msg::MaxItems(max, len));
+        for msg in outside(len, r.min_items, r.max_items, Msg::MinItems, Msg::MaxItems) {
+            fail!(out, ok, path, msg);
         }
         if r.items.is_some() || !r.prefix_items.is_empty() {
             for (i, item) in items.iter_mut().enumerate() {
@@ -49,14 +42,15 @@ impl Validator {
                     found += 1;
                 }
             }
-            let min = r.min_contains.unwrap_or(1);
-            if found < min {
-                fail!(out, ok, path, Msg::MinContains(min, found));
-            }
-            if let Some(max) = r.max_contains
-                && found > max
-            {
-                fail!(out, ok, path, Msg::MaxContains(max, found));
+            let min = Some(r.min_contains.unwrap_or(1));
+            for msg in outside(
+                found,
+                min,
+                r.max_contains,
+                Msg::MinContains,
+                Msg::MaxContains,
+            ) {
+                fail!(out, ok, path, msg);
             }
         }
         ok
@@ -79,15 +73,9 @@ impl Validator {
             }
         }
         let len = map.len() as u64;
-        if let Some(min) = r.min_properties
-            && len < min
-        {
-            fail!(out, ok, path, Msg::MinProperties(min, len));
-        }
-        if let Some(max) = r.max_properties
-            && len > max
-        {
-            fail!(out, ok, path, Msg::MaxProperties(max, len));
+        let (min, max) = (r.min_properties, r.max_properties);
+        for msg in outside(len, min, max, Msg::MinProperties, Msg::MaxProperties) {
+            fail!(out, ok, path, msg);
         }
         for (name, needs) in &r.dependent_required {
             if map.contains_key(&**name) {
@@ -181,6 +169,19 @@ impl Validator {
         }
         ok
     }
+}
+
+/// The messages for a count `n` below `min` or above `max`, in that order (both when `min > max`).
+fn outside<'a>(
+    n: u64,
+    min: Option<u64>,
+    max: Option<u64>,
+    below: fn(u64, u64) -> Msg<'a>,
+    above: fn(u64, u64) -> Msg<'a>,
+) -> impl Iterator<Item = Msg<'a>> {
+    let low = min.filter(|&m| n < m).map(|m| below(m, n));
+    let high = max.filter(|&m| n > m).map(|m| above(m, n));
+    low.into_iter().chain(high)
 }
 
 #[cfg(test)]

@@ -53,14 +53,8 @@ pub(super) fn report(out: &mut Vec<Violation>, path: &Path<'_>, msg: Msg<'_>) {
         Msg::Choices(prefix, v) => format!("{prefix}{}", got(v)),
         Msg::Bound(op, bound, n) => format!("must be {op} {bound} (got {n})"),
         Msg::MultipleOf(m, n) => format!("must be a multiple of {m} (got {n})"),
-        Msg::MinLength(min, n) => format!(
-            "must be at least {} (got {n})",
-            plural(min, "character", "characters")
-        ),
-        Msg::MaxLength(max, n) => format!(
-            "must be at most {} (got {n})",
-            plural(max, "character", "characters")
-        ),
+        Msg::MinLength(min, n) => count("must be at least", min, CHARACTERS, "", n),
+        Msg::MaxLength(max, n) => count("must be at most", max, CHARACTERS, "", n),
         Msg::Pattern(p) => format!("must match the pattern {p}"),
         Msg::Format(name, s) => {
             let mut m = format!("must be a valid {name} (got ");
@@ -71,26 +65,10 @@ pub(super) fn report(out: &mut Vec<Violation>, path: &Path<'_>, msg: Msg<'_>) {
         Msg::Inexact(n) => {
             format!("must be an integer literal: a float this large is not exact (got {n})")
         }
-        Msg::MinItems(min, n) => {
-            format!(
-                "must have at least {} (got {n})",
-                plural(min, "item", "items")
-            )
-        }
-        Msg::MaxItems(max, n) => {
-            format!(
-                "must have at most {} (got {n})",
-                plural(max, "item", "items")
-            )
-        }
-        Msg::MinContains(min, n) => format!(
-            "must contain at least {} matching the required shape (got {n})",
-            plural(min, "item", "items")
-        ),
-        Msg::MaxContains(max, n) => format!(
-            "must contain at most {} matching the required shape (got {n})",
-            plural(max, "item", "items")
-        ),
+        Msg::MinItems(min, n) => count("must have at least", min, ITEMS, "", n),
+        Msg::MaxItems(max, n) => count("must have at most", max, ITEMS, "", n),
+        Msg::MinContains(min, n) => count("must contain at least", min, ITEMS, SHAPED, n),
+        Msg::MaxContains(max, n) => count("must contain at most", max, ITEMS, SHAPED, n),
         Msg::Missing(noun, name) => {
             let mut m = format!("missing required {noun} ");
             quote_str(&mut m, name);
@@ -110,14 +88,8 @@ pub(super) fn report(out: &mut Vec<Violation>, path: &Path<'_>, msg: Msg<'_>) {
             let _ = write!(m, " (allowed: {allowed})");
             m
         }
-        Msg::MinProperties(min, n) => format!(
-            "must have at least {} (got {n})",
-            plural(min, "property", "properties")
-        ),
-        Msg::MaxProperties(max, n) => format!(
-            "must have at most {} (got {n})",
-            plural(max, "property", "properties")
-        ),
+        Msg::MinProperties(min, n) => count("must have at least", min, PROPERTIES, "", n),
+        Msg::MaxProperties(max, n) => count("must have at most", max, PROPERTIES, "", n),
         Msg::OneOf(0) => "must match exactly one of the allowed shapes (matched none)".into(),
         Msg::OneOf(_) => {
             "must match exactly one of the allowed shapes (matched more than one)".into()
@@ -260,6 +232,19 @@ fn got(v: &Value) -> String {
 
 fn plural(n: u64, one: &str, many: &str) -> String {
     format!("{n} {}", if n == 1 { one } else { many })
+}
+
+/// The nouns of a counted bound: one, many.
+const CHARACTERS: [&str; 2] = ["character", "characters"];
+const ITEMS: [&str; 2] = ["item", "items"];
+const PROPERTIES: [&str; 2] = ["property", "properties"];
+/// What `minContains` and `maxContains` count.
+const SHAPED: &str = " matching the required shape";
+
+/// `must have at least 2 items (got 1)`: a count bound's message, `lead`, the bound and its noun,
+/// `tail`, then what was counted.
+fn count(lead: &str, bound: u64, [one, many]: [&str; 2], tail: &str, got: u64) -> String {
+    format!("{lead} {}{tail} (got {got})", plural(bound, one, many))
 }
 
 #[cfg(test)]
