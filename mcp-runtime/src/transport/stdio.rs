@@ -12,11 +12,13 @@
 use std::future::Future;
 use std::io;
 use std::pin::Pin;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::task::{Context, Poll, Waker};
 
 use serde_json::Value;
 use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncWrite, AsyncWriteExt, BufReader};
-use tokio::sync::oneshot;
+use tokio::sync::{Notify, oneshot};
 use tokio::task::JoinSet;
 
 use crate::context::connection::Connection;
@@ -152,6 +154,36 @@ impl Outbound {
     }
 }
 
+/// The answers waiting for the writer, counted so that the reader can wait for room.
+#[derive(Clone)]
+struct Replies {
+    tx: tokio::sync::mpsc::UnboundedSender<Outbound>,
+    queued: Arc<AtomicUsize>,
+    room: Arc<Notify>,
+}
+
+impl Replies {
+    fn send(&self, message: Outbound) {
+        self.queued.fetch_add(1, Ordering::AcqRel);
+        let _ = self.tx.send(message);
+    }
+
+    /// The writer took one message off the queue.
+    fn taken(&self, max: usize) {
+        if self.queued.fetch_sub(1, Ordering::AcqRel) == max {
+            self.room.notify_one();
+        }
+    }
+
+    /// Waits until fewer than `max` answers are queued.
+    async fn room(&self, max: usize) {
+        while self.queued.load(Ordering::Acquire) >= max {
+            // A `notify_one` between the check and the wait leaves a permit: no lost wake-up.
+            self.room.notified().await;
+        }
+    }
+}
+
 /// Past this many bytes the writer stops gathering queued messages and writes what it has.
 const WRITE_BATCH_BYTES: usize = 256 * 1024;
 
@@ -229,9 +261,16 @@ impl Server {
         // `Server::encoded_list_response`): the writer encodes them into its buffer. Messages
         // the server originates (notifications, its own requests) arrive on `outgoing`.
         // Bounded: when the client stops reading, the writer stops, the queue fills, and the
-        // reader waits for room before it reads the next request (backpressure).
-        let (replies_tx, mut replies) =
-            tokio::sync::mpsc::channel::<Outbound>(self.options().max_queued_responses);
+        // reader waits for room before it reads the next request (backpressure). The bound is a
+        // counter beside an unbounded channel rather than tokio's bounded channel, whose permit
+        // per message cost 6.6k instructions a call (callgrind, BENCHMARKS.md).
+        let (replies_tx, mut replies) = tokio::sync::mpsc::unbounded_channel::<Outbound>();
+        let replies_tx = Replies {
+            tx: replies_tx,
+            queued: Arc::new(AtomicUsize::new(0)),
+            room: Arc::new(Notify::new()),
+        };
+        let max_queued = self.options().max_queued_responses;
         let (drained_tx, mut drained_rx) = oneshot::channel::<()>();
         let max = self.options().max_message_bytes;
 
@@ -239,6 +278,7 @@ impl Server {
             let mut lines = LineReader::new(reader, max);
             let mut tasks = JoinSet::new();
             let result = loop {
+                replies_tx.room(max_queued).await;
                 let line = match lines.next_line().await {
                     Ok(Some(line)) => line,
                     Ok(None) => break Ok(()),
@@ -249,7 +289,7 @@ impl Server {
                 };
                 if let Some(response) = reject_line(&line, max) {
                     tracing::warn!(error = %response["error"]["message"], "rejected an incoming line");
-                    let _ = replies_tx.send(Outbound::Value(response)).await;
+                    replies_tx.send(Outbound::Value(response));
                     continue;
                 }
                 let Line::Complete(bytes) = line else {
@@ -267,7 +307,7 @@ impl Server {
                     let replies_tx = replies_tx.clone();
                     tasks.spawn(async move {
                         if let Some(answers) = answer.await {
-                            let _ = replies_tx.send(Outbound::Value(answers)).await;
+                            replies_tx.send(Outbound::Value(answers));
                         }
                     });
                     continue;
@@ -276,20 +316,20 @@ impl Server {
                     Ok(Incoming::Request(req))
                         if let Some(line) = self.encoded_list_response(&req, &conn) =>
                     {
-                        let _ = replies_tx.send(Outbound::Encoded(line)).await;
+                        replies_tx.send(Outbound::Encoded(line));
                     }
                     Ok(message) => {
                         let mut response = self.reply(message, &conn);
                         match poll_once(&mut response) {
                             Poll::Ready(Some(r)) => {
-                                let _ = replies_tx.send(Outbound::Reply(r)).await;
+                                replies_tx.send(Outbound::Reply(r));
                             }
                             Poll::Ready(None) => {}
                             Poll::Pending => {
                                 let replies_tx = replies_tx.clone();
                                 tasks.spawn(async move {
                                     if let Some(r) = response.await {
-                                        let _ = replies_tx.send(Outbound::Reply(r)).await;
+                                        replies_tx.send(Outbound::Reply(r));
                                     }
                                 });
                             }
@@ -297,9 +337,7 @@ impl Server {
                     }
                     Err(rejected) => {
                         tracing::warn!(error = %rejected.error, "rejected an incoming message");
-                        let _ = replies_tx
-                            .send(Outbound::Value(rejected.to_response()))
-                            .await;
+                        replies_tx.send(Outbound::Value(rejected.to_response()));
                     }
                 }
                 while tasks.try_join_next().is_some() {}
@@ -331,13 +369,17 @@ impl Server {
                         Some(m) => encode_into(&mut buf, &m),
                         None => break,
                     },
-                    Some(reply) = replies.recv() => reply.encode_into(&mut buf),
+                    Some(reply) = replies.recv() => {
+                        replies_tx.taken(max_queued);
+                        reply.encode_into(&mut buf)
+                    }
                     _ = &mut drained_rx, if !drained => drained = true,
                 }
                 while buf.len() < WRITE_BATCH_BYTES {
                     if let Ok(m) = outgoing.try_recv() {
                         encode_into(&mut buf, &m);
                     } else if let Ok(reply) = replies.try_recv() {
+                        replies_tx.taken(max_queued);
                         reply.encode_into(&mut buf);
                     } else {
                         break;
