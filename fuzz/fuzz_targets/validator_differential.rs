@@ -499,12 +499,32 @@ fn check(data: &[u8]) -> Result<()> {
             "is_valid ({quick}) and validate ({violations:?}) disagree\n  schema: {schema}\n  instance: {instance}"
         );
     }
+    // A documented difference (FUZZING.md, mcp-runtime/tests/differential.rs): an integral float
+    // at or beyond 2^53 is not an exact integer for us, and is one for jsonschema; through `not`,
+    // `oneOf` and type unions it can turn a verdict either way.
+    if quick != expected && holds_inexact_float(&instance) {
+        return Ok(());
+    }
     if quick != expected {
         panic!(
             "ours: {quick} {violations:?}, jsonschema: {expected}\n  schema: {schema}\n  instance: {instance}"
         );
     }
     Ok(())
+}
+
+/// Whether `v` holds an integral float of magnitude at or beyond 2^53, anywhere.
+fn holds_inexact_float(v: &Value) -> bool {
+    match v {
+        Value::Number(n) => {
+            n.is_f64()
+                && n.as_f64()
+                    .is_some_and(|f| f.fract() == 0.0 && f.abs() >= 9_007_199_254_740_992.0)
+        }
+        Value::Array(a) => a.iter().any(holds_inexact_float),
+        Value::Object(o) => o.values().any(holds_inexact_float),
+        _ => false,
+    }
 }
 
 fuzz_target!(|data: &[u8]| {
