@@ -483,7 +483,7 @@ fn check(data: &[u8]) -> Result<()> {
     let cache = PATTERNS_SEEN.with(Clone::clone);
     let built = jsonschema::draft202012::options()
         .with_pattern_cache(cache)
-        .build(&schema);
+        .build(&int_formats_as_bounds(&schema));
     let reference = match built {
         Ok(v) => v,
         Err(_) if !generated => return Ok(()),
@@ -511,6 +511,47 @@ fn check(data: &[u8]) -> Result<()> {
         );
     }
     Ok(())
+}
+
+/// The integer formats (`int64`, `uint8`, …) are not standard, so jsonschema ignores them; ours
+/// enforces each as the range of its Rust type, on numbers, refusing fractions. The reference gets
+/// that meaning as one more `allOf` branch: `minimum`, `maximum` and `multipleOf: 1`.
+fn int_formats_as_bounds(schema: &Value) -> Value {
+    fn range(format: &str) -> Option<(Value, Value)> {
+        Some(match format {
+            "int8" => (json!(i8::MIN), json!(i8::MAX)),
+            "int16" => (json!(i16::MIN), json!(i16::MAX)),
+            "int32" => (json!(i32::MIN), json!(i32::MAX)),
+            "int64" | "int" => (json!(i64::MIN), json!(i64::MAX)),
+            "uint8" => (json!(0), json!(u8::MAX)),
+            "uint16" => (json!(0), json!(u16::MAX)),
+            "uint32" => (json!(0), json!(u32::MAX)),
+            "uint64" | "uint" => (json!(0), json!(u64::MAX)),
+            "int128" | "uint128" => (json!(i64::MIN), json!(u64::MAX)),
+            _ => return None,
+        })
+    }
+    fn walk(v: &mut Value) {
+        match v {
+            Value::Object(o) => {
+                o.values_mut().for_each(walk);
+                if let Some((lo, hi)) = o.get("format").and_then(Value::as_str).and_then(range) {
+                    let bounds = json!({"minimum": lo, "maximum": hi, "multipleOf": 1});
+                    match o.get_mut("allOf") {
+                        Some(Value::Array(all)) => all.push(bounds),
+                        _ => {
+                            o.insert("allOf".into(), json!([bounds]));
+                        }
+                    }
+                }
+            }
+            Value::Array(a) => a.iter_mut().for_each(walk),
+            _ => {}
+        }
+    }
+    let mut s = schema.clone();
+    walk(&mut s);
+    s
 }
 
 /// Whether `v` holds an integral float of magnitude at or beyond 2^53, anywhere.
