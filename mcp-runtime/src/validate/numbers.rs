@@ -47,7 +47,16 @@ impl Num {
     }
 
     pub(super) fn is_multiple_of(self, m: Num) -> bool {
-        match (self.int(), m.int()) {
+        // An integral float is an exact integer: dividing it as one keeps every digit of the
+        // other side (`4774500890372042018` is not a multiple of `3.0`, though as a float it is).
+        let exact = |n: Num| {
+            n.int().or(match n {
+                Num::F(f) if f.fract() == 0.0 && f.abs() < 1.0e38 => Some(f as i128),
+                _ => None,
+            })
+        };
+        match (exact(self), exact(m)) {
+            (Some(_), Some(0)) => false,
             (Some(a), Some(b)) => a % b == 0,
             _ => {
                 let (a, b) = (self.as_f64(), m.as_f64());
@@ -179,6 +188,16 @@ mod tests {
                 multiple,
                 "{a} multipleOf {b}"
             );
+        }
+        // An integer beyond 2^53 against an integral float divisor: divided exactly (found by
+        // the differential fuzzer).
+        for (a, b, multiple) in [
+            (Num::U(4774500890372042018), Num::F(3.0), false),
+            (Num::U(4774500890372042018), Num::F(2.0), true),
+            (Num::F(1e20), Num::U(3), false),
+            (Num::F(1e20), Num::U(5), true),
+        ] {
+            assert_eq!(a.is_multiple_of(b), multiple, "{a:?} multipleOf {b:?}");
         }
     }
 
