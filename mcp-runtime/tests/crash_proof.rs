@@ -2,11 +2,10 @@
 //! is built (every problem reported, naming the tool), and a panic anywhere in a request's
 //! handling answers that request with an internal error while the server keeps serving.
 
-use std::fmt;
-
 use mcp_runtime::prelude::*;
 use mcp_runtime::{BuildError, Client, ClientError, ToolBuildError};
 use serde_json::{Value, json};
+use test_support::treacherous::Treacherous;
 
 /// A name with a Rust-only regex flag, which ECMA-262 (what JSON Schema patterns use) lacks.
 #[derive(Deserialize, JsonSchema)]
@@ -107,18 +106,6 @@ async fn a_table_used_without_a_server_serves_the_tools_that_build() {
     assert!(table.get("shout").is_none());
     assert!(table.get("hi").is_some());
 }
-
-/// An error whose `Display` panics: the tool's failure is reported after its body returned.
-#[derive(Debug)]
-struct Treacherous;
-
-impl fmt::Display for Treacherous {
-    fn fmt(&self, _: &mut fmt::Formatter<'_>) -> fmt::Result {
-        panic!("Display of Treacherous exploded")
-    }
-}
-
-impl std::error::Error for Treacherous {}
 
 /// Fails with a treacherous error.
 #[tool]

@@ -14,6 +14,7 @@ pub mod http;
 pub mod python;
 pub mod stdio;
 pub mod tasks;
+pub mod treacherous;
 pub mod wait;
 
 use std::path::PathBuf;

@@ -1,24 +1,11 @@
 //! Over Streamable HTTP too, a panic anywhere in a request's handling answers that request with a
 //! JSON-RPC internal error (-32603, an error id) and the server keeps serving.
 
-use std::fmt;
-
 use mcp_runtime::prelude::*;
 use mcp_runtime::transport::http::HttpOptions;
 use serde_json::{Value, json};
 use test_support::http::{STATELESS, serve, stateless_call};
-
-/// An error whose `Display` panics: it runs when the hidden failure is logged, after the body.
-#[derive(Debug)]
-struct Treacherous;
-
-impl fmt::Display for Treacherous {
-    fn fmt(&self, _: &mut fmt::Formatter<'_>) -> fmt::Result {
-        panic!("Display of Treacherous exploded")
-    }
-}
-
-impl std::error::Error for Treacherous {}
+use test_support::treacherous::Treacherous;
 
 /// Fails with a treacherous error.
 #[tool]
