@@ -156,17 +156,17 @@ async fn post(addr: SocketAddr, session: Option<&str>, body: &Value) -> Reply {
     Reply::parse(&read_to_end(&mut stream).await)
 }
 
+/// The handshake-era `initialize` request every session here opens with.
+fn initialize_request() -> Value {
+    json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
+        "protocolVersion": HANDSHAKE, "capabilities": {},
+        "clientInfo": {"name": "limits", "version": "1"}
+    }})
+}
+
 /// A new session's id.
 async fn initialize(addr: SocketAddr) -> String {
-    let reply = post(
-        addr,
-        None,
-        &json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
-            "protocolVersion": HANDSHAKE, "capabilities": {},
-            "clientInfo": {"name": "limits", "version": "1"}
-        }}),
-    )
-    .await;
+    let reply = post(addr, None, &initialize_request()).await;
     assert_eq!(reply.status, 200, "{reply:?}");
     let id = reply
         .header("mcp-session-id")
@@ -269,15 +269,7 @@ async fn a_connection_over_the_cap_gets_503_and_service_resumes_when_others_clos
     let opened = until(
         "a request served after the others closed",
         async || {
-            let reply = post(
-                addr,
-                None,
-                &json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
-                    "protocolVersion": HANDSHAKE, "capabilities": {},
-                    "clientInfo": {"name": "limits", "version": "1"}
-                }}),
-            )
-            .await;
+            let reply = post(addr, None, &initialize_request()).await;
             reply.status
         },
         |status| *status == 200,

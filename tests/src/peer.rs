@@ -152,6 +152,25 @@ impl Conn {
     }
 }
 
+/// Each transport in `era`.
+pub fn vias_in(era: Era) -> [(Via, Era); 2] {
+    VIAS.map(|via| (via, era))
+}
+
+/// Runs `test` once per setup, each on a fresh client of a kit server with default options, and
+/// closes the connection after it.
+pub async fn on_each(
+    bin: &str,
+    setups: impl IntoIterator<Item = (Via, Era)>,
+    test: impl AsyncFn(&Conn, Via, Era),
+) {
+    for (via, era) in setups {
+        let conn = Conn::plain(bin, via, era).await;
+        test(&conn, via, era).await;
+        conn.finish().await;
+    }
+}
+
 /// The JSON-RPC error of `outcome`, which must have failed with `code`; its message.
 pub fn refused_with<T: std::fmt::Debug>(
     outcome: Result<T, ClientError>,

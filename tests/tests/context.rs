@@ -115,8 +115,7 @@ async fn log_messages_honour_the_level_the_client_chose() {
 
 #[tokio::test]
 async fn a_cancelled_call_is_dropped_and_gets_no_response() {
-    for (via, era) in SETUPS {
-        let conn = Conn::plain(KIT, via, era).await;
+    on_each(KIT, SETUPS, async |conn, via, era| {
         let pending = conn.client.send_request(
             "tools/call",
             json!({"name": "slow", "arguments": {"ms": 600000}}),
@@ -139,8 +138,8 @@ async fn a_cancelled_call_is_dropped_and_gets_no_response() {
         let r = conn.call("add", json!({"a": 1, "b": 2})).await;
         assert_eq!(structured(&r), json!({"result": 3}));
         assert_eq!(conn.client.unmatched_responses(), 0, "{via:?} {era:?}");
-        conn.finish().await;
-    }
+    })
+    .await;
 }
 
 #[tokio::test]
@@ -229,18 +228,17 @@ async fn elicitation_asks_the_user_through_the_client_in_both_eras() {
 
 #[tokio::test]
 async fn without_the_capability_elicitation_is_a_tool_error() {
-    for (via, era) in SETUPS {
-        let conn = Conn::plain(KIT, via, era).await;
-        let r = conn.call("pick_color", json!({})).await;
-        assert!(r.is_error);
-        assert_eq!(
-            r.first_text(),
-            Some(
-                "Error executing tool pick_color: This client cannot ask the user; call pick_color again after choosing a color."
-            )
-        );
-        conn.finish().await;
-    }
+    on_each(KIT, SETUPS, async |conn, _, _| {
+    let r = conn.call("pick_color", json!({})).await;
+    assert!(r.is_error);
+    assert_eq!(
+        r.first_text(),
+        Some(
+            "Error executing tool pick_color: This client cannot ask the user; call pick_color again after choosing a color."
+        )
+    );
+    })
+    .await;
 }
 
 #[tokio::test]

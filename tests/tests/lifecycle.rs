@@ -97,34 +97,31 @@ async fn initialize_answers_a_supported_version_and_counters_others_with_the_lat
 
 #[tokio::test]
 async fn a_second_initialize_is_refused() {
-    for via in VIAS {
-        let conn = Conn::plain(KIT, via, Era::Handshake).await;
+    on_each(KIT, vias_in(Era::Handshake), async |conn, _, _| {
         let again = json!({"protocolVersion": "2025-11-25", "capabilities": {},
-            "clientInfo": {"name": "x", "version": "1"}});
+        "clientInfo": {"name": "x", "version": "1"}});
         let what = "a second initialize";
         conn.refused("initialize", again, codes::INVALID_REQUEST, what)
             .await;
         conn.client.ping().await.expect("still serving");
-        conn.finish().await;
-    }
+    })
+    .await;
 }
 
 #[tokio::test]
 async fn unknown_methods_are_method_not_found_in_both_eras() {
-    for (via, era) in SETUPS {
-        let conn = Conn::plain(KIT, via, era).await;
+    on_each(KIT, SETUPS, async |conn, _, _| {
         for method in ["resources/list", "no/such/method", "prompts/get"] {
             conn.refused(method, json!({}), codes::METHOD_NOT_FOUND, method)
                 .await;
         }
-        conn.finish().await;
-    }
+    })
+    .await;
 }
 
 #[tokio::test]
 async fn methods_removed_in_the_stateless_era_are_method_not_found() {
-    for via in VIAS {
-        let conn = Conn::plain(KIT, via, Era::Stateless).await;
+    on_each(KIT, vias_in(Era::Stateless), async |conn, _, _| {
         for method in ["ping", "logging/setLevel"] {
             conn.refused(
                 method,
@@ -134,8 +131,8 @@ async fn methods_removed_in_the_stateless_era_are_method_not_found() {
             )
             .await;
         }
-        conn.finish().await;
-    }
+    })
+    .await;
 }
 
 #[tokio::test]
@@ -202,8 +199,7 @@ async fn list_and_echo(conn: &Conn) -> (Value, Value) {
 
 #[tokio::test]
 async fn every_stateless_result_says_complete_and_names_the_server() {
-    for via in VIAS {
-        let conn = Conn::plain(KIT, via, Era::Stateless).await;
+    on_each(KIT, vias_in(Era::Stateless), async |conn, _, _| {
         let (list, call) = list_and_echo(&conn).await;
         for result in [&list, &call] {
             assert_eq!(result["resultType"], "complete", "{result}");
@@ -218,22 +214,21 @@ async fn every_stateless_result_says_complete_and_names_the_server() {
             call.get("ttlMs").is_none(),
             "tools/call is not cacheable: {call}"
         );
-        conn.finish().await;
-    }
+    })
+    .await;
 }
 
 #[tokio::test]
 async fn handshake_results_carry_no_stateless_fields() {
-    for via in VIAS {
-        let conn = Conn::plain(KIT, via, Era::Handshake).await;
+    on_each(KIT, vias_in(Era::Handshake), async |conn, _, _| {
         let (list, call) = list_and_echo(&conn).await;
         for result in [&list, &call] {
             for key in ["resultType", "ttlMs", "cacheScope", "_meta"] {
                 assert!(result.get(key).is_none(), "{key} in {result}");
             }
         }
-        conn.finish().await;
-    }
+    })
+    .await;
 }
 
 #[tokio::test]

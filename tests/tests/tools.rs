@@ -16,8 +16,7 @@ fn names(tools: &[Value]) -> Vec<String> {
 
 #[tokio::test]
 async fn the_listing_is_the_tables_order_in_one_page_by_default() {
-    for (via, era) in SETUPS {
-        let conn = Conn::plain(KIT, via, era).await;
+    on_each(KIT, SETUPS, async |conn, via, era| {
         let page = conn.client.list_tools_page(None).await.unwrap();
         assert!(page.get("nextCursor").is_none(), "{page}");
         let tools = page["tools"].as_array().unwrap();
@@ -29,8 +28,8 @@ async fn the_listing_is_the_tables_order_in_one_page_by_default() {
             add["outputSchema"]["properties"]["result"]["type"],
             "integer"
         );
-        conn.finish().await;
-    }
+    })
+    .await;
 }
 
 #[tokio::test]
@@ -95,8 +94,7 @@ async fn a_call_returns_the_tools_result() {
 
 #[tokio::test]
 async fn a_tool_error_is_a_result_the_model_reads() {
-    for (via, era) in SETUPS {
-        let conn = Conn::plain(KIT, via, era).await;
+    on_each(KIT, SETUPS, async |conn, _, _| {
         let r = conn
             .call("fail", json!({"message": "No task with ID T-9."}))
             .await;
@@ -106,19 +104,18 @@ async fn a_tool_error_is_a_result_the_model_reads() {
             Some("Error executing tool fail: No task with ID T-9.")
         );
         assert!(r.structured_content.is_none());
-        conn.finish().await;
-    }
+    })
+    .await;
 }
 
 #[tokio::test]
 async fn arguments_that_break_the_schema_are_an_error_result() {
-    for (via, era) in SETUPS {
-        let conn = Conn::plain(KIT, via, era).await;
+    on_each(KIT, SETUPS, async |conn, _, _| {
         let r = conn.call("add", json!({"a": "two", "b": 1})).await;
         assert!(r.is_error, "{r:?}");
         assert!(r.first_text().unwrap().contains("add"), "{r:?}");
-        conn.finish().await;
-    }
+    })
+    .await;
 }
 
 #[tokio::test]
@@ -142,8 +139,7 @@ async fn a_panicking_tool_is_hidden_and_the_server_keeps_serving() {
 
 #[tokio::test]
 async fn a_call_without_a_string_name_or_with_non_object_arguments_is_invalid_params() {
-    for (via, era) in SETUPS {
-        let conn = Conn::plain(KIT, via, era).await;
+    on_each(KIT, SETUPS, async |conn, _, _| {
         let cases = [
             json!({"arguments": {}}),
             json!({"name": 7, "arguments": {}}),
@@ -152,14 +148,13 @@ async fn a_call_without_a_string_name_or_with_non_object_arguments_is_invalid_pa
         ];
         conn.refuses_each("tools/call", cases, codes::INVALID_PARAMS)
             .await;
-        conn.finish().await;
-    }
+    })
+    .await;
 }
 
 #[tokio::test]
 async fn an_unknown_tool_is_an_error_result_listing_the_valid_names() {
-    for (via, era) in SETUPS {
-        let conn = Conn::plain(KIT, via, era).await;
+    on_each(KIT, SETUPS, async |conn, _, _| {
         let r = conn.call("delete_task", json!({})).await;
         assert!(r.is_error);
         // The first block is the Python SDK's exact text; the second lists the valid names.
@@ -169,8 +164,8 @@ async fn an_unknown_tool_is_an_error_result_listing_the_valid_names() {
             other => panic!("expected two text blocks: {other:?}"),
         };
         assert_eq!(listing, format!("Valid tools: {}", NAMES.join(", ")));
-        conn.finish().await;
-    }
+    })
+    .await;
 }
 
 #[tokio::test]

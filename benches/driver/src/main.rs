@@ -549,19 +549,7 @@ fn suite(args: &Args) -> Result<(), String> {
                     if spec.name == ours && floor_bytes.is_none() {
                         floor_bytes = Some(r.mean_response_bytes.round() as usize);
                     }
-                    eprintln!(
-                        "{:8} W={:<3} {:12} #{rep}: {:>8.0} calls/s  p50 {:>7.1} µs  p99 {:>8.1} µs  cpu {:>6.1} µs/call  rss {:>6.1} MiB  startup {:>5.1} ms  rejected {:>3.0}%",
-                        workload.name(),
-                        window,
-                        spec.name,
-                        r.calls_per_s,
-                        r.p50_us,
-                        r.p99_us,
-                        r.cpu_us_per_call,
-                        r.peak_rss_kib / 1024.0,
-                        r.startup_ms,
-                        r.rejected * 100.0
-                    );
+                    eprintln!("{} #{rep}", row(&spec.name, workload, window, &r));
                     raw.push_str(&format!(
                         "{}\t{}\t{}\t{}\t{:.1}\t{:.2}\t{:.2}\t{:.2}\t{:.0}\t{:.2}\t{:.3}\t{:.0}\n",
                         workload.name(),
