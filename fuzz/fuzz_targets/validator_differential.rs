@@ -20,6 +20,10 @@ use libfuzzer_sys::fuzz_target;
 use mcp_runtime::validate::Validator;
 use serde_json::{Map, Number, Value, json};
 
+#[path = "../../mcp-runtime/tests/shared/inexact.rs"]
+mod inexact;
+use inexact::holds_inexact_float;
+
 const PATTERNS: &[&str] = &[
     "^[a-z]+$",
     "^\\d{3}$",
@@ -554,19 +558,6 @@ fn int_formats_as_bounds(schema: &Value) -> Value {
     s
 }
 
-/// Whether `v` holds an integral float of magnitude at or beyond 2^53, anywhere.
-fn holds_inexact_float(v: &Value) -> bool {
-    match v {
-        Value::Number(n) => {
-            n.is_f64()
-                && n.as_f64()
-                    .is_some_and(|f| f.fract() == 0.0 && f.abs() >= 9_007_199_254_740_992.0)
-        }
-        Value::Array(a) => a.iter().any(holds_inexact_float),
-        Value::Object(o) => o.values().any(holds_inexact_float),
-        _ => false,
-    }
-}
 
 fuzz_target!(|data: &[u8]| {
     let _ = check(data);

@@ -98,6 +98,11 @@ fn every_problem_is_reported_at_once() {
     );
 }
 
+/// A server of `tools` and nothing else.
+fn server(tools: ToolTable) -> Server {
+    Server::builder("t", "1").tools(tools).build().unwrap()
+}
+
 #[tokio::test]
 async fn a_table_used_without_a_server_serves_the_tools_that_build() {
     let table = tools![hi, shout];
@@ -121,10 +126,7 @@ async fn a_panic_outside_the_tool_body_answers_that_request_and_the_server_keeps
         .with_writer(std::io::sink)
         .finish();
     let _guard = tracing::subscriber::set_default(subscriber);
-    let server = Server::builder("t", "1")
-        .tools(tools![hi, betray])
-        .build()
-        .unwrap();
+    let server = server(tools![hi, betray]);
     let client = Client::in_process(&server).await.unwrap();
     for _ in 0..3 {
         let err = client
@@ -168,7 +170,7 @@ const INIT: &str = r#"{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"p
 
 #[tokio::test]
 async fn a_message_is_an_object_and_ids_round_trip_exactly() {
-    let server = Server::builder("t", "1").tools(tools![hi]).build().unwrap();
+    let server = server(tools![hi]);
     let answers = exchange(
         &server,
         &[
@@ -251,7 +253,7 @@ async fn exchange_text(server: &Server, line: &str) -> String {
 
 #[tokio::test]
 async fn batches_are_accepted_where_the_negotiated_version_says_so() {
-    let server = Server::builder("t", "1").tools(tools![hi]).build().unwrap();
+    let server = server(tools![hi]);
     let batch = r#"[{"jsonrpc":"2.0","id":1,"method":"ping"},{"jsonrpc":"2.0","method":"notifications/initialized"},{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"hi","arguments":{}}},{"jsonrpc":"2.0","id":3,"method":"initialize","params":{}},7]"#;
     // 2025-03-26: implementations MUST accept batches.
     let old = INIT.replace("2025-06-18", "2025-03-26");
@@ -312,10 +314,7 @@ fn count_colours(palette: Palette) -> usize {
 
 #[tokio::test]
 async fn a_value_serde_refuses_after_the_schema_allowed_it_is_named_by_its_pointer() {
-    let server = Server::builder("t", "1")
-        .tools(tools![count_colours])
-        .build()
-        .unwrap();
+    let server = server(tools![count_colours]);
     let client = Client::in_process(&server).await.unwrap();
     let count = async |colours: Value| {
         let args = json!({"palette": {"colours": colours}});
@@ -341,10 +340,7 @@ fn cancel_order(order_id: i64) -> i64 {
 
 #[tokio::test]
 async fn integers_are_never_clamped_or_rounded() {
-    let server = Server::builder("t", "1")
-        .tools(tools![cancel_order])
-        .build()
-        .unwrap();
+    let server = server(tools![cancel_order]);
     let answers = exchange(
         &server,
         &[

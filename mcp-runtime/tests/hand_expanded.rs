@@ -152,35 +152,18 @@ async fn hand_expanded_tool_round_trip() {
         serde_json::json!({"type": "null"})
     );
 
-    let ok = call_detached(
-        &table,
-        &state,
-        "add_task",
-        serde_json::json!({"title": "Tag v1.2", "priority": "high"}),
-    )
-    .await;
+    let call = async |arguments| call_detached(&table, &state, "add_task", arguments).await;
+    let ok = call(serde_json::json!({"title": "Tag v1.2", "priority": "high"})).await;
     assert!(!ok.is_error);
     assert_eq!(ok.structured_content.unwrap()["id"], "T-1");
 
-    let err = call_detached(
-        &table,
-        &state,
-        "add_task",
-        serde_json::json!({"title": "nope"}),
-    )
-    .await;
+    let err = call(serde_json::json!({"title": "nope"})).await;
     assert_eq!(
         err.first_text(),
         Some("Error executing tool add_task: no nope")
     );
 
-    let boom = call_detached(
-        &table,
-        &state,
-        "add_task",
-        serde_json::json!({"title": "boom"}),
-    )
-    .await;
+    let boom = call(serde_json::json!({"title": "boom"})).await;
     assert!(boom.is_error);
     assert_eq!(boom.first_text(), Some("Error executing tool add_task"));
     assert!(boom.meta.unwrap()["errorId"].is_string());
