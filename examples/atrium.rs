@@ -105,29 +105,10 @@ fn room_list() -> String {
         .join(", ")
 }
 
-/// A real calendar date written `YYYY-MM-DD`.
+/// A real calendar date written `YYYY-MM-DD`: the JSON Schema `date` format, checked as the
+/// runtime checks it, from year 1 on (Python's `date.fromisoformat` refuses year 0).
 fn is_iso_day(day: &str) -> bool {
-    let b = day.as_bytes();
-    if b.len() != 10 || b[4] != b'-' || b[7] != b'-' {
-        return false;
-    }
-    let digits = |r: std::ops::Range<usize>| -> Option<u32> {
-        b[r].iter().try_fold(0u32, |acc, &c| {
-            c.is_ascii_digit().then(|| acc * 10 + u32::from(c - b'0'))
-        })
-    };
-    let (Some(y), Some(m), Some(d)) = (digits(0..4), digits(5..7), digits(8..10)) else {
-        return false;
-    };
-    let leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
-    let days_in_month = match m {
-        1 | 3 | 5 | 7 | 8 | 10 | 12 => 31,
-        4 | 6 | 9 | 11 => 30,
-        2 if leap => 29,
-        2 => 28,
-        _ => return false,
-    };
-    y >= 1 && (1..=days_in_month).contains(&d)
+    mcp_runtime::validate::string_conforms("date", day) == Some(true) && !day.starts_with("0000")
 }
 
 fn check_day(day: &str) -> Result<(), ToolError> {

@@ -72,6 +72,26 @@ pub struct Violation {
     pub message: String,
 }
 
+/// Whether `s` is a valid value of the string `format` named `name`, checked exactly as the
+/// validator checks arguments (`date`, `time`, `date-time`, `duration`, `uuid`, `ip`, `ipv4`,
+/// `ipv6`, `uri`); `None` for a format the validator does not assert. For a tool body that must
+/// check a string the schema cannot declare, with the same rules as the published formats.
+///
+/// ```
+/// use mcp_runtime::validate::string_conforms;
+/// assert_eq!(string_conforms("date", "2024-02-29"), Some(true));
+/// assert_eq!(string_conforms("date", "2023-02-29"), Some(false));
+/// assert_eq!(string_conforms("ipv4", "10.0.0.256"), Some(false));
+/// assert_eq!(string_conforms("int32", "7"), None);
+/// assert_eq!(string_conforms("color", "red"), None);
+/// ```
+pub fn string_conforms(name: &str, s: &str) -> Option<bool> {
+    match formats::parse(name)? {
+        formats::Format::Str(f, _) => Some(formats::is_valid(f, s)),
+        formats::Format::Int(_) => None,
+    }
+}
+
 /// A compiled inputSchema.
 #[derive(Debug)]
 pub struct Validator {
