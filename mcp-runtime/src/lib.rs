@@ -59,6 +59,9 @@
 
 // What a tool is, and what it rests on. Arrows point down this list only: a folder uses the
 // ones below it, never one above (ARCHITECTURE.md draws the data path).
+#[macro_use]
+mod setters;
+
 pub mod client;
 pub mod server;
 pub mod transport;

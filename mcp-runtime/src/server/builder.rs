@@ -167,55 +167,33 @@ impl ServerBuilder {
         self
     }
 
-    /// Tools per `tools/list` page (default: all in one page).
-    pub fn page_size(mut self, n: usize) -> Self {
-        self.options.page_size = Some(n);
-        self
-    }
+    setters! {
+        /// Tools per `tools/list` page (default: all in one page).
+        pub fn page_size(n: usize) => options.page_size = Some(n);
 
-    /// What an unknown tool name gets (default: an `isError` result listing the valid names).
-    pub fn unknown_tool(mut self, policy: UnknownToolPolicy) -> Self {
-        self.options.unknown_tool = policy;
-        self
-    }
+        /// What an unknown tool name gets (default: an `isError` result listing the valid names).
+        pub fn unknown_tool(policy: UnknownToolPolicy) => options.unknown_tool = policy;
 
-    /// The longest a tool may run; past it the call gets the `isError` result
-    /// `Error executing tool <name>: timed out after <duration>` and the tool is dropped.
-    pub fn call_timeout(mut self, timeout: Duration) -> Self {
-        self.options.call_timeout = Some(timeout);
-        self
-    }
+        /// The longest a tool may run; past it the call gets the `isError` result
+        /// `Error executing tool <name>: timed out after <duration>` and the tool is dropped.
+        pub fn call_timeout(timeout: Duration) => options.call_timeout = Some(timeout);
 
-    /// How many tool calls may run at once; further calls wait for a slot (none is refused).
-    pub fn max_concurrent_calls(mut self, n: usize) -> Self {
-        self.options.max_concurrent_calls = Some(n);
-        self
-    }
+        /// How many tool calls may run at once; further calls wait for a slot (none is refused).
+        pub fn max_concurrent_calls(n: usize) => options.max_concurrent_calls = Some(n);
 
-    /// The longest incoming message, in bytes (default 4 MiB). Longer lines get an error response.
-    pub fn max_message_bytes(mut self, n: usize) -> Self {
-        self.options.max_message_bytes = n;
-        self
-    }
+        /// The longest incoming message, in bytes (default 4 MiB). Longer lines get an error response.
+        pub fn max_message_bytes(n: usize) => options.max_message_bytes = n;
 
-    /// The longest the server waits for the client's answer to a request it sent, such as an
-    /// elicitation (default 10 minutes); the tool then gets a timed-out error.
-    pub fn client_request_timeout(mut self, timeout: Duration) -> Self {
-        self.options.client_request_timeout = timeout;
-        self
-    }
+        /// The longest the server waits for the client's answer to a request it sent, such as an
+        /// elicitation (default 10 minutes); the tool then gets a timed-out error.
+        pub fn client_request_timeout(timeout: Duration) => options.client_request_timeout = timeout;
 
-    /// How many responses a stdio (or in-process) connection holds unwritten before it stops
-    /// reading requests (default 1,024): the bound on what a client that does not read costs.
-    pub fn max_queued_responses(mut self, n: usize) -> Self {
-        self.options.max_queued_responses = n;
-        self
-    }
+        /// How many responses a stdio (or in-process) connection holds unwritten before it stops
+        /// reading requests (default 1,024): the bound on what a client that does not read costs.
+        pub fn max_queued_responses(n: usize) => options.max_queued_responses = n;
 
-    /// `ttlMs` of stateless `tools/list` and `server/discover` results (default 0).
-    pub fn list_ttl(mut self, ttl: Duration) -> Self {
-        self.options.list_ttl = ttl;
-        self
+        /// `ttlMs` of stateless `tools/list` and `server/discover` results (default 0).
+        pub fn list_ttl(ttl: Duration) => options.list_ttl = ttl;
     }
 
     /// Declares the `prompts`, `resources` and `completions` capabilities and answers

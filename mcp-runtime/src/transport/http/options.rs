@@ -95,75 +95,53 @@ impl HttpOptions {
         self
     }
 
-    /// The largest request body, in bytes (default: the server's `max_message_bytes`).
-    pub fn max_body_bytes(mut self, n: usize) -> Self {
-        self.max_body_bytes = Some(n);
-        self
-    }
+    setters! {
+        /// The largest request body, in bytes (default: the server's `max_message_bytes`).
+        pub fn max_body_bytes(n: usize) => max_body_bytes = Some(n);
 
-    /// How often an idle event stream gets a keep-alive comment (default 15 s).
-    pub fn keep_alive(mut self, every: Duration) -> Self {
-        self.keep_alive = every;
-        self
-    }
+        /// How often an idle event stream gets a keep-alive comment (default 15 s).
+        pub fn keep_alive(every: Duration) => keep_alive = every;
 
-    /// How long a handshake-era session may go without a request (and without an open `GET`
-    /// stream or a call in flight) before it ends, as if the client had sent `DELETE` (default one
-    /// hour). A background task sweeps expired sessions (every half timeout, at most every
-    /// minute) while the router lives; its id then gets `404 Not Found`.
-    pub fn session_idle_timeout(mut self, idle: Duration) -> Self {
-        self.session_idle = idle;
-        self
-    }
+        /// How long a handshake-era session may go without a request (and without an open `GET`
+        /// stream or a call in flight) before it ends, as if the client had sent `DELETE` (default one
+        /// hour). A background task sweeps expired sessions (every half timeout, at most every
+        /// minute) while the router lives; its id then gets `404 Not Found`.
+        pub fn session_idle_timeout(idle: Duration) => session_idle = idle;
 
-    /// How long a client may take to send a request's headers, from the connection's start or
-    /// the end of its previous response, before the connection is closed (default 10 s; the
-    /// defence against slowloris). Applies to [`Server::serve_http_on`]; an application serving
-    /// [`router`] with its own server sets this on that server (hyper's `header_read_timeout`).
-    ///
-    /// [`Server::serve_http_on`]: crate::server::Server::serve_http_on
-    /// [`router`]: super::router
-    pub fn header_read_timeout(mut self, timeout: Duration) -> Self {
-        self.header_read_timeout = timeout;
-        self
-    }
+        /// How long a client may take to send a request's headers, from the connection's start or
+        /// the end of its previous response, before the connection is closed (default 10 s; the
+        /// defence against slowloris). Applies to [`Server::serve_http_on`]; an application serving
+        /// [`router`] with its own server sets this on that server (hyper's `header_read_timeout`).
+        ///
+        /// [`Server::serve_http_on`]: crate::server::Server::serve_http_on
+        /// [`router`]: super::router
+        pub fn header_read_timeout(timeout: Duration) => header_read_timeout = timeout;
 
-    /// How long a request's whole body may take to arrive once its headers are in (default
-    /// 30 s): past it the answer is `408 Request Timeout` and the connection closes.
-    pub fn body_read_timeout(mut self, timeout: Duration) -> Self {
-        self.body_read_timeout = timeout;
-        self
-    }
+        /// How long a request's whole body may take to arrive once its headers are in (default
+        /// 30 s): past it the answer is `408 Request Timeout` and the connection closes.
+        pub fn body_read_timeout(timeout: Duration) => body_read_timeout = timeout;
 
-    /// The most connections [`Server::serve_http_on`] serves at once (default 512, safely below
-    /// the common limit of 1,024 open files). A connection over the cap is answered
-    /// `503 Service Unavailable` with `Retry-After: 1` and closed; the listener keeps accepting.
-    /// An application serving [`router`] with its own server bounds it there, for example with
-    /// tower's `ConcurrencyLimitLayer` and `LoadShedLayer`.
-    ///
-    /// [`Server::serve_http_on`]: crate::server::Server::serve_http_on
-    /// [`router`]: super::router
-    pub fn max_connections(mut self, n: usize) -> Self {
-        self.max_connections = n.max(1);
-        self
-    }
+        /// The most connections [`Server::serve_http_on`] serves at once (default 512, safely below
+        /// the common limit of 1,024 open files). A connection over the cap is answered
+        /// `503 Service Unavailable` with `Retry-After: 1` and closed; the listener keeps accepting.
+        /// An application serving [`router`] with its own server bounds it there, for example with
+        /// tower's `ConcurrencyLimitLayer` and `LoadShedLayer`.
+        ///
+        /// [`Server::serve_http_on`]: crate::server::Server::serve_http_on
+        /// [`router`]: super::router
+        pub fn max_connections(n: usize) => max_connections = n.max(1);
 
-    /// The most handshake-era sessions open at once (default 10,000). A new session over the cap
-    /// ends the one idle the longest (its id then gets `404 Not Found`); when every session is
-    /// busy (a stream open or a call in flight), `initialize` gets `503 Service Unavailable`.
-    pub fn max_sessions(mut self, n: usize) -> Self {
-        self.max_sessions = n.max(1);
-        self
-    }
+        /// The most handshake-era sessions open at once (default 10,000). A new session over the cap
+        /// ends the one idle the longest (its id then gets `404 Not Found`); when every session is
+        /// busy (a stream open or a call in flight), `initialize` gets `503 Service Unavailable`.
+        pub fn max_sessions(n: usize) => max_sessions = n.max(1);
 
-    /// The most requests one handshake-era session may have in flight (default 64). One more is
-    /// answered at once with a JSON-RPC error (code `-32000`, see [`SERVER_BUSY`]);
-    /// notifications and responses are never refused, so `notifications/cancelled` gets through.
-    ///
-    /// [`SERVER_BUSY`]: super::SERVER_BUSY
-    pub fn max_in_flight_per_session(mut self, n: usize) -> Self {
-        self.max_in_flight_per_session = n.max(1);
-        self
+        /// The most requests one handshake-era session may have in flight (default 64). One more is
+        /// answered at once with a JSON-RPC error (code `-32000`, see [`SERVER_BUSY`]);
+        /// notifications and responses are never refused, so `notifications/cancelled` gets through.
+        ///
+        /// [`SERVER_BUSY`]: super::SERVER_BUSY
+        pub fn max_in_flight_per_session(n: usize) => max_in_flight_per_session = n.max(1);
     }
 
     /// The endpoint's path.
