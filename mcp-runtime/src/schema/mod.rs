@@ -440,18 +440,21 @@ mod tests {
             // large is not an exact integer.
             assert!(!v.validate(&mut json!({"x": 1e20})).is_empty(), "{name}");
         }
-        check::<u8>();
-        check::<i8>();
-        check::<u16>();
-        check::<i16>();
-        check::<u32>();
-        check::<i32>();
-        check::<u64>();
-        check::<usize>();
-        check::<i64>();
-        check::<isize>();
-        check::<u128>();
-        check::<i128>();
+        let types: [fn(); 12] = [
+            check::<u8>,
+            check::<i8>,
+            check::<u16>,
+            check::<i16>,
+            check::<u32>,
+            check::<i32>,
+            check::<u64>,
+            check::<usize>,
+            check::<i64>,
+            check::<isize>,
+            check::<u128>,
+            check::<i128>,
+        ];
+        types.iter().for_each(|check| check());
     }
 
     #[derive(Deserialize, JsonSchema)]
