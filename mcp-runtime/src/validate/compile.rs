@@ -155,6 +155,15 @@ impl<'s> Compiler<'s> {
         }
     }
 
+    /// What `additionalProperties` or `unevaluatedProperties` (`key`) allows of the other keys.
+    fn additional(&mut self, key: &str, v: &'s Value, at: &str) -> Result<Additional, String> {
+        Ok(match v {
+            Value::Bool(true) => Additional::Allowed,
+            Value::Bool(false) => Additional::Forbidden { allowed: "".into() },
+            s => Additional::Schema(self.subschema(s, &format!("{at}/{key}"))?),
+        })
+    }
+
     /// An object of schemas by name (`properties`, `dependentSchemas`), in the order written.
     fn named_subschemas(
         &mut self,
@@ -264,23 +273,9 @@ impl<'s> Compiler<'s> {
                         r.pattern_properties.push((p, id));
                     }
                 }
-                "additionalProperties" => {
-                    r.additional = Some(match v {
-                        Value::Bool(true) => Additional::Allowed,
-                        Value::Bool(false) => Additional::Forbidden { allowed: "".into() },
-                        s => Additional::Schema(
-                            self.subschema(s, &format!("{at}/additionalProperties"))?,
-                        ),
-                    })
-                }
+                "additionalProperties" => r.additional = Some(self.additional(key, v, at)?),
                 "unevaluatedProperties" => {
-                    r.unevaluated_properties = Some(match v {
-                        Value::Bool(true) => Additional::Allowed,
-                        Value::Bool(false) => Additional::Forbidden { allowed: "".into() },
-                        s => Additional::Schema(
-                            self.subschema(s, &format!("{at}/unevaluatedProperties"))?,
-                        ),
-                    })
+                    r.unevaluated_properties = Some(self.additional(key, v, at)?)
                 }
                 "unevaluatedItems" => {
                     r.unevaluated_items =
