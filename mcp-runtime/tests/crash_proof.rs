@@ -147,11 +147,11 @@ async fn a_panic_outside_the_tool_body_answers_that_request_and_the_server_keeps
     }
 }
 
-/// Sends raw lines to a server over an in-memory pipe (the stdio transport's framing) and returns
-/// the lines it answers, in order.
-async fn exchange(server: &Server, lines: &[&str]) -> Vec<serde_json::Value> {
+/// Sends raw lines to a new server of `tools` over an in-memory pipe (the stdio transport's
+/// framing) and returns the lines it answers, in order.
+async fn exchange(tools: ToolTable, lines: &[&str]) -> Vec<serde_json::Value> {
     use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
-    let (reader, mut writer) = mcp_runtime::client::in_process::pipe(server);
+    let (reader, mut writer) = mcp_runtime::client::in_process::pipe(&server(tools));
     for line in lines {
         writer.write_all(line.as_bytes()).await.unwrap();
         writer.write_all(b"\n").await.unwrap();
@@ -170,9 +170,8 @@ const INIT: &str = r#"{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"p
 
 #[tokio::test]
 async fn a_message_is_an_object_and_ids_round_trip_exactly() {
-    let server = server(tools![hi]);
     let answers = exchange(
-        &server,
+        tools![hi],
         &[
             INIT,
             r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#,
@@ -214,6 +213,7 @@ async fn a_message_is_an_object_and_ids_round_trip_exactly() {
         4
     );
     // The exact digits, read from the text (serde_json's Value would round them).
+    let server = server(tools![hi]);
     let big = exchange_text(
         &server,
         r#"{"jsonrpc":"2.0","id":18446744073709551617,"method":"ping"}"#,
@@ -253,11 +253,10 @@ async fn exchange_text(server: &Server, line: &str) -> String {
 
 #[tokio::test]
 async fn batches_are_accepted_where_the_negotiated_version_says_so() {
-    let server = server(tools![hi]);
     let batch = r#"[{"jsonrpc":"2.0","id":1,"method":"ping"},{"jsonrpc":"2.0","method":"notifications/initialized"},{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"hi","arguments":{}}},{"jsonrpc":"2.0","id":3,"method":"initialize","params":{}},7]"#;
     // 2025-03-26: implementations MUST accept batches.
     let old = INIT.replace("2025-06-18", "2025-03-26");
-    let answers = exchange(&server, &[&old, batch, "[]"]).await;
+    let answers = exchange(tools![hi], &[&old, batch, "[]"]).await;
     assert_eq!(answers.len(), 3, "{answers:#?}");
     let batched = answers
         .iter()
@@ -276,7 +275,7 @@ async fn batches_are_accepted_where_the_negotiated_version_says_so() {
         .find(|a| a["error"]["message"] == "Invalid Request: an empty batch");
     assert!(empty.is_some(), "{answers:#?}");
     // Later versions removed batches.
-    let answers = exchange(&server, &[INIT, batch]).await;
+    let answers = exchange(tools![hi], &[INIT, batch]).await;
     assert_eq!(answers.len(), 2);
     assert!(
         answers
@@ -340,9 +339,8 @@ fn cancel_order(order_id: i64) -> i64 {
 
 #[tokio::test]
 async fn integers_are_never_clamped_or_rounded() {
-    let server = server(tools![cancel_order]);
     let answers = exchange(
-        &server,
+        tools![cancel_order],
         &[
             INIT,
             // Beyond i64: serde_json reads it as the float -2^63, which is i64::MIN.
