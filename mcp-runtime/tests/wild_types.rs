@@ -1,356 +1,191 @@
-//! Argument types with the serde shapes found in the wild (flatten, tagged enums, catch-all maps,
-//! `Option<Option<T>>`, recursion, std types with a `format`): each builds into a server, a valid
-//! sample reaches the tool body, an invalid one is refused with the pointer to the bad value, and
-//! on every sample our verdict equals the `jsonschema` crate's on the published inputSchema.
+//! Argument types with the serde and schemars shapes found in the wild (`wild/types.rs`: flatten,
+//! every enum representation, `other`, `alias`, `default`, `skip`, renaming, recursion, generics,
+//! std types, schemars `length`/`range`/`regex`/`with`/`transform`/`extend`, …). Every tool
+//! builds into one server; every sample (`wild/samples.rs`) goes through the in-process client,
+//! line-delimited JSON-RPC as stdio runs it, and Streamable HTTP on a loopback port. A valid
+//! sample reaches the body, which echoes what it received (compared, and checked against the
+//! published outputSchema); an invalid one is refused with its JSON Pointer and rule; on every
+//! sample our verdict equals the `jsonschema` crate's on the published inputSchema.
 
-use std::collections::{BTreeSet, HashMap};
-use std::net::IpAddr;
-use std::num::NonZeroU32;
-use std::path::PathBuf;
-use std::time::Duration;
+mod wild;
 
-use mcp_runtime::Client;
 use mcp_runtime::prelude::*;
-use mcp_runtime::validate::Validator;
+use mcp_runtime::{BuildError, ToolBuildError};
 use serde_json::{Value, json};
 
-// ---- the reproduction: a `deny_unknown_fields` struct flattening an internally tagged enum ----
+use mcp_runtime::validate::Validator;
+use wild::{Peer, published, reference, run, samples::samples, types::table};
 
-#[derive(Debug, Deserialize, JsonSchema)]
-#[serde(tag = "kind", rename_all = "lowercase")]
-pub enum Shape {
-    Circle { r: f64 },
-    Square { side: f64 },
+fn server() -> Server {
+    Server::builder("t", "1")
+        .tools(table())
+        .build()
+        .unwrap_or_else(|e| panic!("every tool of the corpus builds: {e}"))
 }
 
-#[derive(Debug, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub struct Draw {
-    pub label: String,
-    #[serde(flatten)]
-    pub shape: Shape,
-}
-
-/// Draw a shape.
-#[tool]
-fn draw(spec: Draw) -> String {
-    format!("drew {}: {:?}", spec.label, spec.shape)
-}
-
-/// The same without `deny_unknown_fields`, which serde can deserialize (see `Expect::Serde`).
-#[derive(Debug, Deserialize, JsonSchema)]
-pub struct DrawOpen {
-    pub label: String,
-    #[serde(flatten)]
-    pub shape: Shape,
-}
-
-/// Draw a shape, extra keys ignored.
-#[tool]
-fn draw_open(spec: DrawOpen) -> String {
-    format!("drew {}: {:?}", spec.label, spec.shape)
-}
-
-/// Say hi.
-#[tool]
-fn hi() -> String {
-    "hi".into()
-}
-
-// ---- more shapes -------------------------------------------------------------------------------
-
-#[derive(Debug, Deserialize, JsonSchema)]
-pub struct Inner {
-    pub a: u8,
-}
-
-#[derive(Debug, Deserialize, JsonSchema)]
-pub struct FlatStruct {
-    pub name: String,
-    #[serde(flatten)]
-    pub inner: Inner,
-}
-
-#[derive(Debug, Deserialize, JsonSchema)]
-pub struct CatchAll {
-    pub name: String,
-    #[serde(flatten)]
-    pub rest: HashMap<String, Value>,
-}
-
-#[derive(Debug, Deserialize, JsonSchema)]
-#[serde(tag = "type")]
-pub enum Loose {
-    Cat { lives: u8 },
-    Dog,
-}
-
-#[derive(Debug, Deserialize, JsonSchema)]
-#[serde(tag = "type", deny_unknown_fields)]
-pub enum Strict {
-    Cat { lives: u8 },
-    Dog,
-}
-
-#[derive(Debug, Deserialize, JsonSchema)]
-#[serde(tag = "t", content = "c")]
-pub enum Adjacent {
-    Num(i32),
-    Pair(String, bool),
-    Nothing,
-}
-
-#[derive(Debug, Deserialize, JsonSchema)]
-#[serde(untagged)]
-pub enum Untagged {
-    Point { x: i32, y: i32 },
-    Word(String),
-}
-
-#[derive(Debug, Deserialize, JsonSchema)]
-#[serde(default)]
-pub struct Defaults {
-    pub size: u16,
-    pub name: String,
-}
-
-impl Default for Defaults {
-    fn default() -> Self {
-        Defaults {
-            size: 10,
-            name: "n".into(),
-        }
+/// Runs the whole corpus through `peer`: `hi` answers beside the issue's reproduction, and every
+/// tool has samples both accepted and refused.
+async fn corpus(server: &Server, mut peer: Peer) {
+    let tools = published(server).await;
+    let hi = peer.call("hi", &json!({})).await;
+    assert_eq!(hi["content"][0]["text"], "hi", "{hi}");
+    let seen = run(&mut peer, &tools, &samples()).await;
+    for name in tools.keys().filter(|n| *n != "hi") {
+        let (accepted, refused) = seen.get(name.as_str()).copied().unwrap_or_default();
+        assert!(
+            accepted > 0 && refused > 0,
+            "{name}: {accepted} accepted, {refused} refused"
+        );
     }
-}
-
-#[derive(Debug, Deserialize, JsonSchema)]
-pub struct Patch {
-    #[serde(default)]
-    pub note: Option<Option<u8>>,
-}
-
-#[derive(Debug, Deserialize, JsonSchema)]
-pub struct List {
-    pub v: i32,
-    pub next: Option<Box<List>>,
-}
-
-macro_rules! echo_tools {
-    ($($name:ident: $ty:ty),* $(,)?) => {$(
-        /// Echoes its argument.
-        #[tool]
-        fn $name(v: $ty) -> String {
-            format!("body {:?}", v)
-        }
-    )*};
-}
-
-echo_tools! {
-    flat_struct: FlatStruct,
-    catch_all: CatchAll,
-    loose: Loose,
-    strict: Strict,
-    adjacent: Adjacent,
-    untagged: Untagged,
-    defaults: Defaults,
-    patch: Patch,
-    list: List,
-    tuple: (u8, String, bool),
-    letter: char,
-    nonzero: NonZeroU32,
-    ip: IpAddr,
-    duration: Duration,
-    path: PathBuf,
-    set: BTreeSet<String>,
-}
-
-/// What a sample must do: reach the body, or be refused with a violation at this pointer.
-enum Expect {
-    Body,
-    Refused(&'static str),
-    /// Valid for the published schema (ours and jsonschema's verdict), refused by serde with this
-    /// text. serde does not support `deny_unknown_fields` together with `flatten`: the struct
-    /// refuses the flattened enum's own fields (`unknown field \`kind\``), so no input can reach
-    /// the body of `draw`. The schema and its validation are right; the type is not servable.
-    Serde(&'static str),
-}
-use Expect::{Body, Refused, Serde};
-
-/// The reference verdict: the `jsonschema` crate on the published schema, formats checked.
-/// `ip` is not a standard format; schemars publishes it for `IpAddr`, meaning either address.
-fn reference(schema: &Value) -> jsonschema::Validator {
-    jsonschema::draft202012::options()
-        .should_validate_formats(true)
-        .with_format("ip", |s: &str| s.parse::<IpAddr>().is_ok())
-        .build(schema)
-        .expect("jsonschema compiles the published schema")
+    assert!(tools.len() > 40, "{} tools", tools.len());
 }
 
 #[tokio::test]
-async fn wild_types_are_served_and_validated_like_jsonschema() {
-    let server = Server::builder("t", "1")
-        .tools(tools![
-            draw,
-            draw_open,
-            hi,
-            flat_struct,
-            catch_all,
-            loose,
-            strict,
-            adjacent,
-            untagged,
-            defaults,
-            patch,
-            list,
-            tuple,
-            letter,
-            nonzero,
-            ip,
-            duration,
-            path,
-            set
-        ])
-        .build()
-        .expect("every tool builds");
-    let client = Client::in_process(&server).await.unwrap();
-    let schemas: HashMap<String, Value> = client
-        .list_tools()
-        .await
-        .unwrap()
-        .into_iter()
-        .map(|t| {
-            (
-                t["name"].as_str().unwrap().to_owned(),
-                t["inputSchema"].clone(),
-            )
-        })
-        .collect();
-    assert_eq!(schemas.len(), 19);
-    // The keyword the reproduction is about is published, and enforced below.
-    assert!(
-        schemas["draw"]
-            .to_string()
-            .contains(r#""unevaluatedProperties":false"#)
-    );
+async fn the_corpus_in_process() {
+    let server = server();
+    corpus(&server, Peer::memory(&server).await).await;
+}
 
-    let hi = client.call_tool("hi", json!({})).await.unwrap();
-    assert_eq!(hi.first_text(), Some("hi"));
+#[tokio::test]
+async fn the_corpus_over_stdio_framing() {
+    let server = server();
+    corpus(&server, Peer::stdio(&server).await).await;
+}
 
-    #[rustfmt::skip]
-    let samples: Vec<(&str, Value, Expect)> = vec![
-        // the reproduction
-        ("draw", json!({"spec": {"label": "a", "kind": "circle", "r": 1.0}}), Serde("/spec: unknown field `kind`")),
-        ("draw", json!({"spec": {"label": "a", "kind": "square", "side": 2}}), Serde("/spec: unknown field `kind`")),
-        ("draw", json!({"spec": {"label": "a", "kind": "circle", "r": 1, "extra": 1}}), Refused("/spec: unknown property \"extra\"")),
-        ("draw", json!({"spec": {"label": "a", "kind": "circle", "r": 1, "side": 1}}), Refused("/spec: unknown property \"side\"")),
-        ("draw", json!({"spec": {"label": "a", "kind": "hexagon", "r": 1}}), Refused("/spec: ")),
-        ("draw", json!({"spec": {"label": "a", "kind": "circle"}}), Refused("/spec: ")),
-        ("draw", json!({"spec": {"label": 5, "kind": "circle", "r": 1}}), Refused("/spec/label: must be a string")),
-        ("draw_open", json!({"spec": {"label": "a", "kind": "circle", "r": 1.0}}), Body),
-        ("draw_open", json!({"spec": {"label": "a", "kind": "square", "side": 2, "extra": 1}}), Body),
-        ("draw_open", json!({"spec": {"label": "a", "kind": "hexagon", "r": 1}}), Refused("/spec: ")),
-        // flatten of a struct
-        ("flat_struct", json!({"v": {"name": "n", "a": 7}}), Body),
-        ("flat_struct", json!({"v": {"name": "n", "a": 300}}), Refused("/v/a: must be <= 255")),
-        ("flat_struct", json!({"v": {"name": "n"}}), Refused("/v: missing required property \"a\"")),
-        // flatten of a catch-all map
-        ("catch_all", json!({"v": {"name": "n", "anything": [1, {"b": null}]}}), Body),
-        ("catch_all", json!({"v": {"name": 1, "x": 2}}), Refused("/v/name: must be a string")),
-        // internally tagged, without and with deny_unknown_fields
-        ("loose", json!({"v": {"type": "Cat", "lives": 9}}), Body),
-        ("loose", json!({"v": {"type": "Dog", "bark": true}}), Body),
-        ("loose", json!({"v": {"type": "Cow"}}), Refused("/v: ")),
-        ("loose", json!({"v": {"type": "Cat", "lives": -1}}), Refused("/v")),
-        ("strict", json!({"v": {"type": "Dog"}}), Body),
-        ("strict", json!({"v": {"type": "Cat", "lives": 3}}), Body),
-        ("strict", json!({"v": {"type": "Dog", "bark": true}}), Refused("/v")),
-        // adjacently tagged
-        ("adjacent", json!({"v": {"t": "Num", "c": 5}}), Body),
-        ("adjacent", json!({"v": {"t": "Pair", "c": ["a", true]}}), Body),
-        ("adjacent", json!({"v": {"t": "Nothing"}}), Body),
-        ("adjacent", json!({"v": {"t": "Num", "c": "5"}}), Refused("/v")),
-        ("adjacent", json!({"v": {"t": "Other", "c": 1}}), Refused("/v")),
-        // untagged
-        ("untagged", json!({"v": {"x": 1, "y": 2}}), Body),
-        ("untagged", json!({"v": "word"}), Body),
-        ("untagged", json!({"v": 3}), Refused("/v: must match at least one of the allowed shapes")),
-        // #[serde(default)]
-        ("defaults", json!({"v": {}}), Body),
-        ("defaults", json!({"v": {"size": 3}}), Body),
-        ("defaults", json!({"v": {"size": -3}}), Refused("/v/size: must be >= 0")),
-        // Option<Option<T>>
-        ("patch", json!({"v": {}}), Body),
-        ("patch", json!({"v": {"note": null}}), Body),
-        ("patch", json!({"v": {"note": 4}}), Body),
-        ("patch", json!({"v": {"note": "4"}}), Refused("/v/note: must be an integer")),
-        // Box recursion
-        ("list", json!({"v": {"v": 1, "next": {"v": 2, "next": {"v": 3}}}}), Body),
-        ("list", json!({"v": {"v": 1, "next": {"v": 2, "next": {"v": "3"}}}}), Refused("/v/next/next/v: must be an integer")),
-        // a tuple
-        ("tuple", json!({"v": [1, "a", true]}), Body),
-        ("tuple", json!({"v": [1, "a"]}), Refused("/v: must have at least 3 items")),
-        ("tuple", json!({"v": [1, "a", "yes"]}), Refused("/v/2: must be a boolean")),
-        // char
-        ("letter", json!({"v": "é"}), Body),
-        ("letter", json!({"v": "ab"}), Refused("/v: must be at most 1 character (got 2)")),
-        ("letter", json!({"v": ""}), Refused("/v: must be at least 1 character (got 0)")),
-        // NonZeroU32
-        ("nonzero", json!({"v": 1}), Body),
-        ("nonzero", json!({"v": 0}), Refused("/v: must be >= 1 (got 0)")),
-        ("nonzero", json!({"v": 4294967296u64}), Refused("/v: must be <= 4294967295")),
-        // IpAddr
-        ("ip", json!({"v": "127.0.0.1"}), Body),
-        ("ip", json!({"v": "::1"}), Body),
-        ("ip", json!({"v": 1}), Refused("/v: must be a string")),
-        ("ip", json!({"v": "localhost"}), Refused("/v: must be a valid ip (got \"localhost\")")),
-        // std::time::Duration
-        ("duration", json!({"v": {"secs": 1, "nanos": 5}}), Body),
-        ("duration", json!({"v": {"secs": -1, "nanos": 5}}), Refused("/v/secs: must be >= 0")),
-        ("duration", json!({"v": {"secs": 1}}), Refused("/v: missing required property \"nanos\"")),
-        // PathBuf
-        ("path", json!({"v": "/tmp/é"}), Body),
-        ("path", json!({"v": ["tmp"]}), Refused("/v: must be a string")),
-        // BTreeSet
-        ("set", json!({"v": ["a", "b"]}), Body),
-        ("set", json!({"v": ["a", "a"]}), Refused("/v: must not contain duplicate items")),
-    ];
-    let mut covered: Vec<&str> = Vec::new();
-    for (tool, args, expect) in &samples {
-        let schema = &schemas[*tool];
-        let expected = reference(schema).is_valid(args);
-        let result = client.call_tool(tool, args.clone()).await.unwrap();
-        let text = result.first_text().unwrap_or_default();
-        let prefix = format!("Invalid arguments for tool {tool}: ");
-        match expect {
-            Body => {
-                assert!(!result.is_error, "{tool} {args}: {text}");
-                assert!(
-                    text.starts_with("body ") || text.starts_with("drew "),
-                    "{tool}: {text}"
-                );
-                assert!(expected, "{tool} {args}: jsonschema refuses it\n{schema}");
+#[tokio::test]
+async fn the_corpus_over_http() {
+    let server = server();
+    corpus(&server, Peer::http(&server).await).await;
+}
+
+/// The `$defs` of a tool's inputSchema: their names, and the target of every `$ref` under
+/// `properties/ARG`.
+fn defs(schema: &Value) -> Vec<&str> {
+    let defs = schema["$defs"].as_object();
+    defs.map(|d| d.keys().map(String::as_str).collect())
+        .unwrap_or_default()
+}
+
+fn refs_under<'a>(v: &'a Value, out: &mut Vec<&'a str>) {
+    match v {
+        Value::Object(o) => {
+            if let Some(r) = o.get("$ref").and_then(Value::as_str) {
+                out.push(r);
             }
-            Refused(at) => {
-                assert!(result.is_error, "{tool} {args}: accepted: {text}");
-                assert!(text.starts_with(&prefix), "{tool} {args}: {text}");
-                assert!(
-                    text[prefix.len()..].starts_with(at),
-                    "{tool} {args}: {text} (wanted {at})"
-                );
-                assert!(!expected, "{tool} {args}: jsonschema accepts it\n{schema}");
-            }
-            Serde(why) => {
-                let ours = Validator::compile(schema).unwrap();
-                assert!(ours.validate(&mut args.clone()).is_empty(), "{tool} {args}");
-                assert!(expected, "{tool} {args}: jsonschema refuses it\n{schema}");
-                assert!(result.is_error, "{tool} {args}: accepted: {text}");
-                assert_eq!(text, format!("{prefix}{why}"), "{tool} {args}");
-            }
+            o.values().for_each(|c| refs_under(c, out));
         }
-        if !covered.contains(tool) {
-            covered.push(tool);
+        Value::Array(a) => a.iter().for_each(|c| refs_under(c, out)),
+        _ => {}
+    }
+}
+
+#[tokio::test]
+async fn the_same_type_twice_shares_its_defs_and_generic_instances_keep_theirs() {
+    let tools = published(&server()).await;
+    let refs = |tool: &str, arg: &str| {
+        let mut out = Vec::new();
+        refs_under(&tools[tool]["inputSchema"]["properties"][arg], &mut out);
+        out.sort_unstable();
+        out.dedup();
+        out.into_iter().map(str::to_owned).collect::<Vec<_>>()
+    };
+    // `route(from: List, to: List)`: one entry, named by both arguments.
+    assert_eq!(defs(&tools["route"]["inputSchema"]), ["List"]);
+    assert_eq!(refs("route", "from"), ["#/$defs/List"]);
+    assert_eq!(refs("route", "to"), ["#/$defs/List"]);
+    // `chains(a: Chain<u8>, b: Chain<String>)`: one entry per instantiation, each argument
+    // recursing into its own.
+    let chains = defs(&tools["chains"]["inputSchema"]);
+    assert_eq!(chains.len(), 2, "{chains:?}");
+    let (a, b) = (refs("chains", "a"), refs("chains", "b"));
+    assert_eq!((a.len(), b.len()), (1, 1));
+    assert_ne!(a, b);
+    // `Page<u8>` and `Page<String>` are not recursive: inlined, with their own item types.
+    let pages = &tools["pages"]["inputSchema"]["properties"];
+    assert_eq!(
+        pages["a"]["properties"]["items"]["items"]["type"],
+        "integer"
+    );
+    assert_eq!(pages["b"]["properties"]["items"]["items"]["type"], "string");
+}
+
+#[tokio::test]
+async fn every_near_miss_of_every_sample_gets_the_verdict_of_jsonschema() {
+    let tools = published(&server()).await;
+    let mut compared = 0;
+    for (tool, args, _) in samples() {
+        let schema = &tools[tool]["inputSchema"];
+        let (ours, theirs) = (Validator::compile(schema).unwrap(), reference(schema));
+        for m in wild::mutate::mutations(&args) {
+            let violations = ours.validate(&mut m.clone());
+            let agree = violations.is_empty() == theirs.is_valid(&m);
+            assert!(agree, "{tool} {m}: ours {violations:?}\n{schema}");
+            compared += 1;
         }
     }
-    // 18 argument types (the reproduction and 17 more), each with accepted and refused samples.
-    assert_eq!(covered.len(), 18);
+    println!("{compared} near misses compared");
+    assert!(compared > 12_000, "{compared}");
+}
+
+// ---- `$dynamicRef` and `$dynamicAnchor` -------------------------------------------------------
+//
+// No schemars 1.x release emits either (nor `$recursiveRef`/`$recursiveAnchor` or `$anchor`):
+// the words appear nowhere in schemars or schemars_derive 1.2.3, nor anywhere in the history of
+// GREsau/schemars from v1.0.0-alpha.1 to v1.2.0 (`git log -S`). Recursion is `$ref` into
+// `$defs` (a recursive type's own schema sits there, hence the pointer below). So they only arrive through a user's `extend` or `JsonSchema` impl, and the validator
+// refuses them when the server is built, naming the tool, the pointer and the keyword.
+
+#[derive(Deserialize, JsonSchema)]
+pub struct Dynamic {
+    #[schemars(extend("$dynamicRef" = "#node"))]
+    pub next: Option<Box<Dynamic>>,
+}
+
+#[derive(Deserialize, JsonSchema)]
+#[schemars(extend("$dynamicAnchor" = "node"))]
+pub struct Anchored {
+    pub id: u8,
+}
+
+/// Takes a schema with `$dynamicRef`.
+#[tool]
+fn dynamic(v: Dynamic) -> String {
+    v.next.map_or("end", |_| "more").into()
+}
+
+/// Takes a schema with `$dynamicAnchor`.
+#[tool]
+fn anchored(v: Anchored) -> u8 {
+    v.id
+}
+
+#[test]
+fn dynamic_refs_are_a_build_error_naming_the_tool_the_pointer_and_the_keyword() {
+    let err = Server::builder("t", "1")
+        .tools(tools![dynamic, anchored])
+        .build()
+        .expect_err("neither schema can be served");
+    let BuildError::Several(all) = &err else {
+        panic!("unexpected error: {err:?}");
+    };
+    let problems: Vec<(&str, &str)> = all
+        .iter()
+        .map(|e| match e {
+            BuildError::Tool(ToolBuildError { tool, problem }) => (tool.as_str(), problem.as_str()),
+            other => panic!("unexpected error: {other:?}"),
+        })
+        .collect();
+    assert_eq!(problems.len(), 2, "{problems:?}");
+    for ((tool, problem), (name, pointer, keyword)) in problems.into_iter().zip([
+        (
+            "dynamic",
+            "#/$defs/Dynamic/properties/next",
+            "`$dynamicRef`",
+        ),
+        ("anchored", "#/properties/v", "`$dynamicAnchor`"),
+    ]) {
+        assert_eq!(tool, name);
+        let expected = format!("{pointer}: the keyword {keyword} is not supported");
+        assert!(problem.contains(&expected), "{tool}: {problem}");
+    }
 }

@@ -262,8 +262,16 @@ pub(crate) fn normalize(v: &mut Value) {
 }
 
 /// The outputSchema of `T`: its own schema when it is an object, else `{"result": T}`.
+///
+/// It describes what the value serializes to (schemars' `Serialize` contract, whatever the
+/// contract of `generator`): a `skip_deserializing` field is sent and listed, `alias` says
+/// nothing about output, `rename(serialize = …)` is the name sent.
 pub fn output_schema<T: JsonSchema>(generator: &mut SchemaGenerator) -> OutputSchema {
-    let mut schema = generator.root_schema_for::<T>().to_value();
+    let settings = generator.settings().clone().for_serialize();
+    let mut schema = settings
+        .into_generator()
+        .into_root_schema_for::<T>()
+        .to_value();
     normalize(&mut schema);
     if let Some(obj) = schema.as_object_mut() {
         obj.remove("$schema");
@@ -593,5 +601,43 @@ mod tests {
         let v = Validator::compile(&expr.schema).unwrap();
         let bad = v.validate(&mut json!({"result": {"Add": [{"Num": 1}, {"Sub": 2}]}}));
         assert!(!bad.is_empty());
+    }
+
+    /// Deserialize-only attributes do not shape the outputSchema: it is what the value
+    /// serializes to.
+    #[test]
+    fn output_schemas_follow_the_serialize_contract() {
+        #[derive(Serialize, JsonSchema)]
+        #[serde(deny_unknown_fields)]
+        struct Cached {
+            key: String,
+            #[serde(skip_deserializing)]
+            derived: bool,
+            #[serde(rename(serialize = "sent", deserialize = "received"))]
+            renamed: u8,
+        }
+        let cached = output::<Cached>().schema;
+        assert_eq!(
+            cached["properties"]
+                .as_object()
+                .unwrap()
+                .keys()
+                .collect::<Vec<_>>(),
+            ["key", "derived", "sent"],
+            "{cached}"
+        );
+        assert_eq!(
+            cached["required"],
+            json!(["key", "derived", "sent"]),
+            "{cached}"
+        );
+        let v = Validator::compile(&cached).unwrap();
+        let sent = serde_json::to_value(Cached {
+            key: "k".into(),
+            derived: true,
+            renamed: 1,
+        })
+        .unwrap();
+        assert_eq!(v.validate(&mut sent.clone()), [], "{sent} against {cached}");
     }
 }

@@ -362,8 +362,16 @@ impl<'s> Compiler<'s> {
             }
         }
         if let Some(Additional::Forbidden { allowed }) = &mut r.additional {
-            let names: Vec<&str> = r.properties.iter().map(|(n, _)| &**n).collect();
-            *allowed = names.join(", ").into();
+            // The names listed, then the patterns (a map with integer keys has only a pattern).
+            let names = r.properties.iter().map(|(n, _)| n.to_string());
+            let patterns =
+                (r.pattern_properties.iter()).map(|(p, _)| format!("names matching {}", p.source));
+            let all: Vec<String> = names.chain(patterns).collect();
+            *allowed = if all.is_empty() {
+                "none".into()
+            } else {
+                all.join(", ").into()
+            };
         }
         if r.properties.len() > 8 {
             r.property_index = Some(

@@ -285,7 +285,7 @@ mod tests {
         assert_eq!(
             got,
             [format!(
-                r#"/: unknown argument "{}…" (allowed: )"#,
+                r#"/: unknown argument "{}…" (allowed: none)"#,
                 "k".repeat(40)
             )]
         );
