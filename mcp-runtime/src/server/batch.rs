@@ -12,7 +12,7 @@ use crate::protocol::Incoming;
 
 /// One element of a batch: a message to handle, or the answer it already got (it is not a
 /// message, or the transport refused it, e.g. over a session's in-flight cap).
-pub(crate) type BatchItem = Result<Incoming, Reply>;
+pub(crate) type BatchItem = Result<Incoming, Box<Reply>>;
 
 /// The answer to a batch: one error for an empty batch (JSON-RPC 2.0 §6), else the answers to its
 /// requests, in their order, as one array.
@@ -39,14 +39,14 @@ pub(crate) fn batch_items(bytes: &[u8]) -> Option<Vec<BatchItem>> {
         raw.into_iter()
             .map(|item| {
                 if item.get().starts_with('[') {
-                    return Err(Reply::error(
+                    return Err(Box::new(Reply::error(
                         None,
                         ProtocolError::invalid_request(
                             "Invalid Request: a batch element must be a message object, not an array",
                         ),
-                    ));
+                    )));
                 }
-                Incoming::parse(item.get().as_bytes()).map_err(Reply::from)
+                Incoming::parse(item.get().as_bytes()).map_err(|r| Box::new(Reply::from(r)))
             })
             .collect(),
     )
@@ -86,7 +86,7 @@ impl Server {
                     futures_util::future::ready(Some(Reply::error(Some(req.id), error))).boxed()
                 }
                 Ok(message) => self.handle(message, conn),
-                Err(answered) => futures_util::future::ready(Some(answered)).boxed(),
+                Err(answered) => futures_util::future::ready(Some(*answered)).boxed(),
             })
             .collect();
         async move {

@@ -29,7 +29,7 @@ pub(super) async fn post(
                     slots.push(slot);
                     Ok(Incoming::Request(req))
                 }
-                None => Err(busy_reply(&req.id, cap)),
+                None => Err(Box::new(busy_reply(&req.id, cap))),
             },
             other => other,
         })

@@ -9,12 +9,14 @@
 //! | `session.rs` | handshake-era sessions: open, find, cap, idle sweep, `GET` stream, `DELETE` |
 //! | `stateless.rs` | the 2026-07-28 header rules and the status of a JSON-RPC error |
 //! | `dispatch.rs` | one message to the server; its answer as JSON or as an event stream |
+//! | `batch.rs` | a batch on a 2025-03-26 session: its answers as one JSON array |
 //! | `sse.rs` | event-stream framing and keep-alive |
 //! | `auth.rs` | [`BearerAuth`]: the bearer-token tower layer |
 //!
 //! - [`router`] is an axum [`Router`] (a tower `Service`) to mount in an application;
 //!   [`Server::serve_http`] binds an address and serves it alone.
-//! - Every client message is a `POST` of one JSON-RPC message. A notification or a response gets
+//! - Every client message is a `POST` of one JSON-RPC message (or, on a session that negotiated
+//!   2025-03-26, a batch of them, answered with one JSON array; see `batch.rs`). A notification or a response gets
 //!   `202 Accepted`; a request gets one `application/json` response, or a `text/event-stream`
 //!   when the call sends notifications (progress, log messages) or, in the handshake era,
 //!   requests to the client (elicitation) before its result.
@@ -29,8 +31,8 @@
 //!   are allowed by default), the `Host` header must name an allowed host (DNS rebinding;
 //!   loopback names by default), and bodies are limited in size (413). [`BearerAuth`] adds a
 //!   bearer-token check as a tower layer.
-//! - Limits (each set on [`HttpOptions`]): a client has 10 s to send a request's headers and
-//!   30 s for its body (408); [`Server::serve_http_on`] serves 512 connections at once and
+//! - Limits (each set on [`HttpOptions`]): a client has 10 s and 64 KiB to send a request's
+//!   headers (431 over the size) and 30 s for its body (408); [`Server::serve_http_on`] serves 512 connections at once and
 //!   answers more with `503` and `Retry-After`; at most 10,000 sessions are open (a new one ends
 //!   the one idle longest) and idle ones are swept by a background task; a session has at most
 //!   64 requests in flight (one more gets a JSON-RPC error, [`SERVER_BUSY`]).
@@ -236,6 +238,19 @@ async fn handle(State(endpoint): State<Arc<Endpoint>>, request: Request) -> Resp
     let (parts, body) = request.into_parts();
     if let Err(refusal) = guard::check_security(&endpoint.options, &parts.headers) {
         return refusal.into_response();
+    }
+    // Two session ids: which one the client means is anyone's guess, so neither is taken; one
+    // that is not visible ASCII names no session we issued.
+    let mut session_ids = parts.headers.get_all(SESSION_ID).iter();
+    let malformed = match (session_ids.next(), session_ids.next()) {
+        (Some(_), Some(_)) => Some("more than one Mcp-Session-Id header"),
+        (Some(id), None) if id.to_str().is_err() => Some("Mcp-Session-Id is not visible ASCII"),
+        _ => None,
+    };
+    if let Some(why) = malformed {
+        let message = format!("Bad Request: {why}");
+        return Refusal::new(StatusCode::BAD_REQUEST, codes::INVALID_REQUEST, message)
+            .into_response();
     }
     let result = match parts.method {
         Method::POST => post(&endpoint, &parts.headers, body).await,
