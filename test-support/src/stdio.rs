@@ -155,11 +155,16 @@ impl RawPeer {
     /// Opens the session: `initialize` + `notifications/initialized` in the handshake era,
     /// nothing in the stateless one.
     pub async fn open(&mut self) {
+        self.open_at("2025-11-25").await;
+    }
+
+    /// [`RawPeer::open`], offering `version` in the handshake era.
+    pub async fn open_at(&mut self, version: &str) {
         if self.era == Era::Handshake {
             let id = self.next_id;
             self.send(
                 &json!({"jsonrpc": "2.0", "id": id, "method": "initialize", "params": {
-                "protocolVersion": "2025-11-25", "capabilities": {},
+                "protocolVersion": version, "capabilities": {},
                 "clientInfo": {"name": "raw", "version": "0"}}}),
             )
             .await;
@@ -173,6 +178,15 @@ impl RawPeer {
 
     /// The next message, or `None` at end of output.
     pub async fn try_recv(&mut self) -> Option<Value> {
+        let line = self.try_recv_text().await?;
+        Some(
+            serde_json::from_str(&line)
+                .unwrap_or_else(|e| panic!("server wrote a line that is not JSON ({e}): {line:?}")),
+        )
+    }
+
+    /// The next line as written (every digit of a big id kept), or `None` at end of output.
+    pub async fn try_recv_text(&mut self) -> Option<String> {
         loop {
             let line = tokio::time::timeout(HANG, self.lines.next_line())
                 .await
@@ -181,12 +195,7 @@ impl RawPeer {
             match line? {
                 Line::Complete(b) if b.is_empty() => continue,
                 Line::Complete(b) => {
-                    return Some(serde_json::from_slice(&b).unwrap_or_else(|e| {
-                        panic!(
-                            "server wrote a line that is not JSON ({e}): {:?}",
-                            String::from_utf8_lossy(&b)
-                        )
-                    }));
+                    return Some(String::from_utf8(b).expect("the server writes UTF-8"));
                 }
                 Line::TooLong(n) => panic!("server wrote a {n}-byte line"),
             }

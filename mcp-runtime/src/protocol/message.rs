@@ -105,16 +105,19 @@ pub enum Incoming {
 /// Why a line is not a message; each carries the error response to send back.
 #[derive(Debug, Clone)]
 pub struct Rejected {
-    /// The id of the offending message when one could be read, else `null`.
-    pub id: Value,
+    /// The id of the offending message when one could be read (`None`: the answer's id is
+    /// `null`).
+    pub id: Option<RequestId>,
     /// The error.
     pub error: ProtocolError,
 }
 
 impl Rejected {
-    /// The error response for this rejection.
+    /// The error response for this rejection, as a `Value` (an id beyond 64 bits comes out as
+    /// the nearest float there; serializing the rejection itself keeps every digit).
     pub fn to_response(&self) -> Value {
-        error_response(&self.id, &self.error)
+        let id = self.id.as_ref().map_or(Value::Null, RequestId::to_json);
+        error_response(&id, &self.error)
     }
 }
 
@@ -143,7 +146,7 @@ impl Incoming {
         }
         let value: Value = serde_json::from_slice(line).map_err(|e| {
             Box::new(Rejected {
-                id: Value::Null,
+                id: None,
                 error: ProtocolError::parse_error(format!("Parse error: {e}")),
             })
         })?;
@@ -156,13 +159,13 @@ impl Incoming {
             Value::Object(obj) => obj,
             Value::Array(_) => {
                 return Err(Rejected::invalid(
-                    Value::Null,
+                    None,
                     "Invalid Request: JSON-RPC batches are not supported (removed in 2025-06-18)",
                 ));
             }
             _ => {
                 return Err(Rejected::invalid(
-                    Value::Null,
+                    None,
                     "Invalid Request: a message must be a JSON object",
                 ));
             }
@@ -180,7 +183,7 @@ impl Incoming {
 }
 
 impl Rejected {
-    fn invalid(id: Value, message: &str) -> Box<Rejected> {
+    fn invalid(id: Option<RequestId>, message: &str) -> Box<Rejected> {
         Box::new(Rejected {
             id,
             error: ProtocolError::invalid_request(message),
@@ -215,16 +218,13 @@ impl Fields<'_> {
             }
             .map(Some)
             .ok_or_else(|| {
-                Rejected::invalid(
-                    Value::Null,
-                    "Invalid Request: `id` must be a string or an integer",
-                )
+                Rejected::invalid(None, "Invalid Request: `id` must be a string or an integer")
             })?,
         };
-        let id_json = id.as_ref().map_or(Value::Null, RequestId::to_json);
+        let answer_id = id.clone();
         if !self.jsonrpc_ok {
             return Err(Rejected::invalid(
-                id_json,
+                answer_id,
                 "Invalid Request: `jsonrpc` must be \"2.0\"",
             ));
         }
@@ -234,7 +234,7 @@ impl Fields<'_> {
             Some(Value::Object(p)) => Some(p),
             Some(_) => {
                 return Err(Rejected::invalid(
-                    id_json,
+                    answer_id,
                     "Invalid Request: `params` must be an object",
                 ));
             }
@@ -247,7 +247,7 @@ impl Fields<'_> {
                 Ok(Incoming::Notification(Notification { method, params }))
             }
             (Some(_), _) => Err(Rejected::invalid(
-                id_json,
+                answer_id,
                 "Invalid Request: `method` must be a string",
             )),
             (None, Some(id)) => {
@@ -256,7 +256,7 @@ impl Fields<'_> {
                     (None, Some(error)) => Err(error_from_json(&error)),
                     _ => {
                         return Err(Rejected::invalid(
-                            id_json,
+                            answer_id,
                             "Invalid Request: a response needs exactly one of `result` and `error`",
                         ));
                     }
@@ -264,7 +264,7 @@ impl Fields<'_> {
                 Ok(Incoming::Response(Response { id, outcome }))
             }
             (None, None) => Err(Rejected::invalid(
-                Value::Null,
+                None,
                 "Invalid Request: a message needs a `method` or an `id`",
             )),
         }

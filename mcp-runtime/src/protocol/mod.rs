@@ -59,7 +59,12 @@ fn message<const N: usize>(fields: [(&str, Value); N]) -> Value {
 
 /// A success response.
 pub fn result_response(id: &RequestId, result: Value) -> Value {
-    message([("id", id.to_json()), ("result", result)])
+    result_message(id.to_json(), result)
+}
+
+/// A success response to the id as a JSON value.
+pub(crate) fn result_message(id: Value, result: Value) -> Value {
+    message([("id", id), ("result", result)])
 }
 
 /// An error response.

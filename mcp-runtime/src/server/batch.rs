@@ -1,14 +1,56 @@
 //! JSON-RPC batches: accepted on a session that negotiated 2025-03-26, whose spec makes receiving
-//! them a MUST (later versions removed them).
+//! them a MUST (later versions removed them), over stdio and HTTP alike.
 
 use futures_util::FutureExt;
 use futures_util::future::BoxFuture;
-use serde_json::Value;
+use serde_json::value::RawValue;
 
-use super::Server;
+use super::{Reply, Server};
 use crate::context::connection::Connection;
 use crate::error::ProtocolError;
-use crate::protocol::{Incoming, error_response};
+use crate::protocol::Incoming;
+
+/// One element of a batch: a message to handle, or the answer it already got (it is not a
+/// message, or the transport refused it, e.g. over a session's in-flight cap).
+pub(crate) type BatchItem = Result<Incoming, Box<Reply>>;
+
+/// The answer to a batch: one error for an empty batch (JSON-RPC 2.0 §6), else the answers to its
+/// requests, in their order, as one array.
+#[derive(Debug)]
+pub(crate) enum BatchAnswer {
+    One(Reply),
+    Many(Vec<Reply>),
+}
+
+impl serde::Serialize for BatchAnswer {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match self {
+            BatchAnswer::One(reply) => reply.serialize(serializer),
+            BatchAnswer::Many(replies) => replies.serialize(serializer),
+        }
+    }
+}
+
+/// The elements of a batch, each read as its own message from its own JSON text (so that an id
+/// of any size stays exact); `None` when `bytes` is not a JSON array.
+pub(crate) fn batch_items(bytes: &[u8]) -> Option<Vec<BatchItem>> {
+    let raw: Vec<&RawValue> = serde_json::from_slice(bytes).ok()?;
+    Some(
+        raw.into_iter()
+            .map(|item| {
+                if item.get().starts_with('[') {
+                    return Err(Box::new(Reply::error(
+                        None,
+                        ProtocolError::invalid_request(
+                            "Invalid Request: a batch element must be a message object, not an array",
+                        ),
+                    )));
+                }
+                Incoming::parse(item.get().as_bytes()).map_err(|r| Box::new(Reply::from(r)))
+            })
+            .collect(),
+    )
+}
 
 impl Server {
     /// Whether `conn` negotiated a version whose spec makes receiving JSON-RPC batches a MUST
@@ -20,41 +62,75 @@ impl Server {
             .is_some_and(|h| h.version == "2025-03-26")
     }
 
-    /// Handles a JSON-RPC batch (the elements of a JSON array) on a connection that accepts
-    /// them: each element as its own message, the answers gathered into one array in the order
-    /// of the requests. An empty batch is one Invalid Request; a batch of notifications and
-    /// responses only gets no answer; `initialize` may not be batched.
+    /// Handles a JSON-RPC batch on a connection that accepts them: each element as its own
+    /// message, the answers gathered into one array in the order of the requests. An empty batch
+    /// is one Invalid Request; a batch of notifications and responses only gets no answer;
+    /// `initialize` may not be batched.
     pub(crate) fn batch(
         &self,
-        items: Vec<Value>,
+        items: Vec<BatchItem>,
         conn: &Connection,
-    ) -> BoxFuture<'static, Option<Value>> {
+    ) -> BoxFuture<'static, Option<BatchAnswer>> {
         if items.is_empty() {
             let error = ProtocolError::invalid_request("Invalid Request: an empty batch");
-            return futures_util::future::ready(Some(error_response(&Value::Null, &error))).boxed();
+            let answer = BatchAnswer::One(Reply::error(None, error));
+            return futures_util::future::ready(Some(answer)).boxed();
         }
-        let answers: Vec<BoxFuture<'static, Option<Value>>> = items
+        let answers: Vec<BoxFuture<'static, Option<Reply>>> = items
             .into_iter()
-            .map(|item| match Incoming::from_value(item) {
+            .map(|item| match item {
                 Ok(Incoming::Request(req)) if req.method == "initialize" => {
                     let error = ProtocolError::invalid_request(
                         "Invalid Request: `initialize` must not be part of a batch",
                     );
-                    futures_util::future::ready(Some(error_response(&req.id.to_json(), &error)))
-                        .boxed()
+                    futures_util::future::ready(Some(Reply::error(Some(req.id), error))).boxed()
                 }
                 Ok(message) => self.handle(message, conn),
-                Err(rejected) => futures_util::future::ready(Some(rejected.to_response())).boxed(),
+                Err(answered) => futures_util::future::ready(Some(*answered)).boxed(),
             })
             .collect();
         async move {
-            let answers: Vec<Value> = futures_util::future::join_all(answers)
+            let answers: Vec<Reply> = futures_util::future::join_all(answers)
                 .await
                 .into_iter()
                 .flatten()
                 .collect();
-            (!answers.is_empty()).then_some(Value::Array(answers))
+            (!answers.is_empty()).then_some(BatchAnswer::Many(answers))
         }
         .boxed()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_element_is_read_from_its_own_text() {
+        let items = batch_items(
+            br#"[{"jsonrpc":"2.0","id":18446744073709551617,"method":"ping"}, 7, [], {"jsonrpc":"2.0","method":"x"}]"#,
+        )
+        .unwrap();
+        assert_eq!(items.len(), 4);
+        let Ok(Incoming::Request(req)) = &items[0] else {
+            panic!("{:?}", items[0]);
+        };
+        assert_eq!(
+            serde_json::to_string(&req.id).unwrap(),
+            "18446744073709551617"
+        );
+        let refusal = |i: usize| match &items[i] {
+            Err(reply) => reply.to_string(),
+            other => panic!("{other:?}"),
+        };
+        assert!(
+            refusal(1).contains("a message must be a JSON object"),
+            "{}",
+            refusal(1)
+        );
+        assert!(refusal(2).contains("not an array"), "{}", refusal(2));
+        assert!(matches!(items[3], Ok(Incoming::Notification(_))));
+        assert!(batch_items(b"{}").is_none());
+        assert!(batch_items(b"[1,").is_none());
     }
 }

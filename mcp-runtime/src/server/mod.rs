@@ -69,11 +69,13 @@ mod tools;
 
 use tools::Scope;
 
+pub(crate) use batch::{BatchAnswer, BatchItem, batch_items};
 pub use builder::{
     BuildError, DEFAULT_MAX_MESSAGE_BYTES, DEFAULT_MAX_QUEUED_RESPONSES, ServerBuilder,
     ServerOptions,
 };
-pub(crate) use reply::{Reply, ReplyBody};
+pub use reply::Reply;
+pub(crate) use reply::ReplyBody;
 
 /// A server: the tool table, the state tools borrow, the server's identity and its options.
 /// Cheap to clone; every connection shares one.
@@ -136,24 +138,14 @@ impl Server {
     }
 
     /// Handles one incoming message of `conn`. Returns the response to send, if any, as a
-    /// future the transport may run concurrently with others.
+    /// future the transport may run concurrently with others. The response stays typed: write it
+    /// (`serde::Serialize`, or its `to_string()`) to keep an id of any size exact, or take it as a
+    /// `Value` with [`Reply::into_json`].
     ///
     /// Everything that must happen in arrival order happens before this returns: a response
     /// reaches the request waiting for it, a notification takes effect, and a request is
     /// registered as in flight (so a `notifications/cancelled` read right after it finds it).
     pub fn handle(
-        &self,
-        message: Incoming,
-        conn: &Connection,
-    ) -> BoxFuture<'static, Option<Value>> {
-        self.reply(message, conn)
-            .map(|reply| reply.map(Reply::into_json))
-            .boxed()
-    }
-
-    /// [`Server::handle`], with the response still typed so that a transport writing bytes can
-    /// encode it directly.
-    pub(crate) fn reply(
         &self,
         message: Incoming,
         conn: &Connection,
@@ -175,26 +167,27 @@ impl Server {
         });
         handled.unwrap_or_else(|panic| {
             let error = internal_failure("message handling", &panic);
-            let reply = id.map(|id| Reply {
-                id,
-                body: ReplyBody::Error(error),
-            });
+            let reply = id.map(|id| Reply::error(Some(id), error));
             futures_util::future::ready(reply).boxed()
         })
     }
 
     /// [`Server::handle`] for an already parsed JSON value; a malformed envelope is answered
     /// with its error response.
+    ///
+    /// A `Value` holds integers within 64 bits: an id beyond them was already rounded to a float
+    /// when the text was parsed into the value (and a float id is refused). To answer such ids
+    /// exactly, parse the text with [`Incoming::parse`] and call [`Server::handle`].
     pub fn handle_value(
         &self,
         message: Value,
         conn: &Connection,
-    ) -> BoxFuture<'static, Option<Value>> {
+    ) -> BoxFuture<'static, Option<Reply>> {
         match Incoming::from_value(message) {
             Ok(m) => self.handle(m, conn),
             Err(rejected) => {
                 tracing::warn!(error = %rejected.error, "rejected an incoming message");
-                futures_util::future::ready(Some(rejected.to_response())).boxed()
+                futures_util::future::ready(Some(Reply::from(rejected))).boxed()
             }
         }
     }
@@ -234,11 +227,8 @@ impl Server {
                 let error = ProtocolError::invalid_request(
                     "Invalid Request: a request with this id is already in flight",
                 );
-                return futures_util::future::ready(Some(Reply {
-                    id: req.id,
-                    body: ReplyBody::Error(error),
-                }))
-                .boxed();
+                return futures_util::future::ready(Some(Reply::error(Some(req.id), error)))
+                    .boxed();
             }
             in_flight.insert(req.id.clone(), cancel.clone());
         }
@@ -275,7 +265,10 @@ impl Server {
                     ReplyBody::Error(error)
                 }
             };
-            Some(Reply { id: req.id, body })
+            Some(Reply {
+                id: Some(req.id),
+                body,
+            })
         }
         .boxed()
     }

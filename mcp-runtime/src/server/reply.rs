@@ -1,17 +1,24 @@
 //! A response this side is about to send, kept typed until it is written.
 
+use std::fmt;
+
 use serde_json::Value;
 
 use crate::error::ProtocolError;
-use crate::protocol::{RequestId, error_response, result_response};
+use crate::protocol::{Rejected, RequestId, error_response, result_message};
 use crate::tool::output::ToolOutput;
 
 /// A response this side is about to send, kept typed until it is written: a transport that
 /// writes bytes encodes it straight into its buffer (no `Value` tree for a tool's result), one
 /// that needs a `Value` asks for [`Reply::into_json`].
+///
+/// Its id is the request's, exactly: serializing a reply (or its `Display`, the JSON text) writes
+/// an integer id of any size digit for digit, which a `serde_json::Value` cannot hold beyond 64
+/// bits.
 #[derive(Debug)]
-pub(crate) struct Reply {
-    pub(crate) id: RequestId,
+pub struct Reply {
+    /// `None` answers with `"id": null` (a message whose id could not be read).
+    pub(crate) id: Option<RequestId>,
     pub(crate) body: ReplyBody,
 }
 
@@ -23,17 +30,57 @@ pub(crate) enum ReplyBody {
 }
 
 impl Reply {
-    /// The response as a JSON value.
-    pub(crate) fn into_json(self) -> Value {
+    /// An error response to the request `id` (`None`: `null`).
+    pub fn error(id: Option<RequestId>, error: ProtocolError) -> Reply {
+        Reply {
+            id,
+            body: ReplyBody::Error(error),
+        }
+    }
+
+    /// The id it answers; `None` for `null`.
+    pub fn id(&self) -> Option<&RequestId> {
+        self.id.as_ref()
+    }
+
+    /// The JSON-RPC error it carries, if it is an error response.
+    pub fn protocol_error(&self) -> Option<&ProtocolError> {
+        match &self.body {
+            ReplyBody::Error(e) => Some(e),
+            _ => None,
+        }
+    }
+
+    /// The response as a JSON value. An id beyond 64 bits becomes the nearest float there
+    /// (serde_json's `Value` keeps 64-bit integers): write the reply itself, or its
+    /// `to_string()`, to keep it exact.
+    pub fn into_json(self) -> Value {
+        let id = self.id.as_ref().map_or(Value::Null, RequestId::to_json);
         match self.body {
-            ReplyBody::Result(v) => result_response(&self.id, v),
-            ReplyBody::Call(r) => result_response(&self.id, r.into_call_result().into_json()),
-            ReplyBody::Error(e) => error_response(&self.id.to_json(), &e),
+            ReplyBody::Result(v) => result_message(id, v),
+            ReplyBody::Call(r) => result_message(id, r.into_call_result().into_json()),
+            ReplyBody::Error(e) => error_response(&id, &e),
         }
     }
 }
 
-/// The same members, in the same order, as [`result_response`] and [`error_response`] build.
+impl From<Box<Rejected>> for Reply {
+    fn from(rejected: Box<Rejected>) -> Reply {
+        let Rejected { id, error } = *rejected;
+        Reply::error(id, error)
+    }
+}
+
+/// The response's JSON text, every digit of its id kept.
+impl fmt::Display for Reply {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let text = serde_json::to_string(self).map_err(|_| fmt::Error)?;
+        f.write_str(&text)
+    }
+}
+
+/// The same members, in the same order, as [`crate::protocol::result_response`] and
+/// [`error_response`] build.
 impl serde::Serialize for Reply {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         use serde::ser::SerializeMap;
@@ -86,10 +133,11 @@ mod tests {
             ];
             for body in bodies {
                 let reply = Reply {
-                    id: id.clone(),
+                    id: Some(id.clone()),
                     body,
                 };
                 let written = serde_json::to_string(&reply).unwrap();
+                assert_eq!(reply.to_string(), written);
                 let value = reply.into_json();
                 assert_eq!(written, serde_json::to_string(&value).unwrap());
             }

@@ -185,7 +185,11 @@ pub(crate) fn deserialize_failure(
         tool,
         &[Violation {
             path: pointer.to_owned(),
-            message: error.to_string(),
+            // An integer outside its Rust type names the bound it breaks, not serde's words.
+            message: {
+                let message = error.to_string();
+                crate::validate::integer_out_of_range(&message).unwrap_or(message)
+            },
         }],
     ))
 }

@@ -24,8 +24,8 @@ use tokio::task::JoinSet;
 use crate::context::connection::Connection;
 use crate::error::ProtocolError;
 use crate::protocol::{Incoming, error_response};
-use crate::server::Reply;
 use crate::server::Server;
+use crate::server::{BatchAnswer, Reply, batch_items};
 
 /// One line read by a [`LineReader`].
 #[derive(Debug, PartialEq, Eq)]
@@ -128,9 +128,10 @@ fn encode_into(buf: &mut Vec<u8>, message: &Value) {
 /// here, typed, and is encoded once, into the write buffer.
 enum Outbound {
     Reply(Reply),
+    /// The answers to a batch.
+    Batch(BatchAnswer),
     Encoded(Vec<u8>),
-    /// A message already built as a value: the error response to a line that is not a message,
-    /// or the answers to a batch.
+    /// A message already built as a value: the error response to a line that is not a message.
     Value(Value),
 }
 
@@ -139,17 +140,21 @@ impl Outbound {
         match self {
             Outbound::Encoded(line) => buf.extend_from_slice(&line),
             Outbound::Value(value) => encode_into(buf, &value),
-            Outbound::Reply(reply) => {
-                let start = buf.len();
-                // serde_json escapes control characters inside strings: the line has no raw newline.
-                match serde_json::to_writer(&mut *buf, &reply) {
-                    Ok(()) => buf.push(b'\n'),
-                    Err(e) => {
-                        buf.truncate(start);
-                        tracing::error!(error = %e, "encoding a response failed");
-                    }
-                }
-            }
+            Outbound::Reply(reply) => encode_typed(buf, &reply),
+            Outbound::Batch(answers) => encode_typed(buf, &answers),
+        }
+    }
+}
+
+/// Appends one typed message and a newline; one that cannot be encoded is logged and skipped.
+fn encode_typed(buf: &mut Vec<u8>, message: &impl serde::Serialize) {
+    let start = buf.len();
+    // serde_json escapes control characters inside strings: the line has no raw newline.
+    match serde_json::to_writer(&mut *buf, message) {
+        Ok(()) => buf.push(b'\n'),
+        Err(e) => {
+            buf.truncate(start);
+            tracing::error!(error = %e, "encoding a response failed");
         }
     }
 }
@@ -301,13 +306,13 @@ impl Server {
                 // A batch, on a connection whose version says batches must be accepted.
                 if bytes.iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'[')
                     && self.accepts_batches(&conn)
-                    && let Ok(Value::Array(items)) = serde_json::from_slice(&bytes)
+                    && let Some(items) = batch_items(&bytes)
                 {
                     let answer = self.batch(items, &conn);
                     let replies_tx = replies_tx.clone();
                     tasks.spawn(async move {
                         if let Some(answers) = answer.await {
-                            replies_tx.send(Outbound::Value(answers));
+                            replies_tx.send(Outbound::Batch(answers));
                         }
                     });
                     continue;
@@ -319,7 +324,7 @@ impl Server {
                         replies_tx.send(Outbound::Encoded(line));
                     }
                     Ok(message) => {
-                        let mut response = self.reply(message, &conn);
+                        let mut response = self.handle(message, &conn);
                         match poll_once(&mut response) {
                             Poll::Ready(Some(r)) => {
                                 replies_tx.send(Outbound::Reply(r));
@@ -337,7 +342,7 @@ impl Server {
                     }
                     Err(rejected) => {
                         tracing::warn!(error = %rejected.error, "rejected an incoming message");
-                        replies_tx.send(Outbound::Value(rejected.to_response()));
+                        replies_tx.send(Outbound::Reply(Reply::from(rejected)));
                     }
                 }
                 while tasks.try_join_next().is_some() {}

@@ -8,8 +8,8 @@ use serde_json::{Number, Value};
 
 use super::equality::json_eq;
 use super::formats::{self, EXACT, IntFault};
-use super::node::{Node, NodeId, Rules, Types};
-use super::numbers::{Num, integral, is_integer};
+use super::node::{Bound, Node, NodeId, Rules, Types};
+use super::numbers::{self, Num, integral, is_integer};
 use super::path::Path;
 use super::report::{Msg, Out, fail, report};
 use super::{MAX_DEPTH, Validator, Violation};
@@ -70,15 +70,29 @@ impl Validator {
         // rounded from its literal (`9007199254740993.0`), or parsed from an integer literal
         // beyond 64 bits (`-9223372036854775809`): taking it as an integer would hand the tool a
         // number nobody sent.
+        // Beyond 64 bits it is out of range too, and that is the message: the declared bound it
+        // breaks (checked below), else the range of `i64`, the only integer type the schema
+        // profile publishes without bounds.
         if let Some((types, _)) = &r.types
             && types.0 & (Types::INTEGER | Types::NUMBER) == Types::INTEGER
             && let Value::Number(n) = &*v
             && n.is_f64()
-            && n.as_f64()
-                .is_some_and(|f| f.fract() == 0.0 && f.abs() >= EXACT)
+            && let Some(f) = n.as_f64()
+            && f.fract() == 0.0
+            && f.abs() >= EXACT
         {
-            fail!(out, ok, path, Msg::Inexact(n));
-            return ok;
+            let x = Num::of(n);
+            let breaks = |b: &Option<Bound>, side: Ordering| {
+                b.as_ref().is_some_and(|b| x.cmp(b.value) == side)
+            };
+            if !breaks(&r.minimum, Ordering::Less) && !breaks(&r.maximum, Ordering::Greater) {
+                let msg = match numbers::beyond_i64(f, r.minimum.is_some(), r.maximum.is_some()) {
+                    Some((op, bound)) => Msg::Bound(op, bound, n),
+                    None => Msg::Inexact(n),
+                };
+                fail!(out, ok, path, msg);
+                return ok;
+            }
         }
 
         // -- type, enum, const
@@ -419,12 +433,28 @@ mod tests {
                 "must be an integer literal: a float this large is not exact (got {got})"
             ),
         };
+        // Beyond 64 bits the bound is the message: the declared one, else `i64`'s.
+        let bound = |path: &str, bound: &str, got: &str| Violation {
+            path: path.into(),
+            message: format!("must be <= {bound} (got {got})"),
+        };
         assert_eq!(
             violations,
             [
-                inexact("/d", "1e+19"),
-                inexact("/e", "1e+300"),
-                inexact("/f", "1e+20")
+                bound("/d", "9223372036854775807", "1e+19"),
+                bound("/e", "255", "1e+300"),
+                bound("/f", "9223372036854775807", "1e+20")
+            ]
+        );
+        let mut below = json!({"a": -9223372036854775808.0, "d": 9007199254740994.0});
+        assert_eq!(
+            v.validate(&mut below),
+            [
+                Violation {
+                    path: "/a".into(),
+                    message: "must be >= -9223372036854775808 (got -9.223372036854776e+18)".into()
+                },
+                inexact("/d", "9007199254740994.0")
             ]
         );
         assert!(args["a"].is_i64() && args["a"] == 1042);

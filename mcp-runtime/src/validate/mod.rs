@@ -59,6 +59,7 @@ mod report;
 mod unevaluated;
 
 use node::Node;
+pub use numbers::integer_out_of_range;
 
 /// How deep into the arguments validation descends before it gives up with a violation.
 pub const MAX_DEPTH: usize = 128;

@@ -157,6 +157,53 @@ pub(super) fn integral(f: f64) -> Option<Number> {
     }
 }
 
+/// The bound of `i64` that an integral float beyond it breaks, unless the schema declares that
+/// side's bound itself (`has_min`, `has_max`): `(">=", "-9223372036854775808")` at or below
+/// -2^63, `("<=", "9223372036854775807")` at or above 2^63. (-2^63 is where serde_json puts
+/// every negative literal beyond 64 bits, `-9223372036854775809` included.)
+pub(super) fn beyond_i64(
+    f: f64,
+    has_min: bool,
+    has_max: bool,
+) -> Option<(&'static str, &'static str)> {
+    if f <= -9_223_372_036_854_775_808.0 && !has_min {
+        Some((">=", "-9223372036854775808"))
+    } else if f >= 9_223_372_036_854_775_808.0 && !has_max {
+        Some(("<=", "9223372036854775807"))
+    } else {
+        None
+    }
+}
+
+/// serde's refusal of an integer outside a Rust integer type (`invalid value: integer
+/// `9223372036854775808`, expected i64`), reworded as the bound it breaks: `must be <=
+/// 9223372036854775807 (got 9223372036854775808)`. `None` for any other message.
+pub fn integer_out_of_range(serde_message: &str) -> Option<String> {
+    let rest = serde_message.strip_prefix("invalid value: integer `")?;
+    let (got, ty) = rest.split_once("`, expected ")?;
+    let (lo, hi): (i128, i128) = match ty {
+        "i8" => (i8::MIN.into(), i8::MAX.into()),
+        "i16" => (i16::MIN.into(), i16::MAX.into()),
+        "i32" => (i32::MIN.into(), i32::MAX.into()),
+        "i64" => (i64::MIN.into(), i64::MAX.into()),
+        "isize" => (isize::MIN as i128, isize::MAX as i128),
+        "u8" => (0, u8::MAX.into()),
+        "u16" => (0, u16::MAX.into()),
+        "u32" => (0, u32::MAX.into()),
+        "u64" => (0, u64::MAX.into()),
+        "usize" => (0, usize::MAX as i128),
+        _ => return None,
+    };
+    let n: i128 = got.parse().ok()?;
+    if n < lo {
+        Some(format!("must be >= {lo} (got {got})"))
+    } else if n > hi {
+        Some(format!("must be <= {hi} (got {got})"))
+    } else {
+        None
+    }
+}
+
 #[inline]
 pub(super) fn is_integer(n: &Number) -> bool {
     n.is_i64() || n.is_u64() || n.as_f64().is_some_and(|f| f.fract() == 0.0)
@@ -199,6 +246,56 @@ mod tests {
         ] {
             assert_eq!(a.is_multiple_of(b), multiple, "{a:?} multipleOf {b:?}");
         }
+    }
+
+    #[test]
+    fn serde_range_refusals_name_the_bound() {
+        for (message, expected) in [
+            (
+                "invalid value: integer `9223372036854775808`, expected i64",
+                Some("must be <= 9223372036854775807 (got 9223372036854775808)"),
+            ),
+            (
+                "invalid value: integer `-1`, expected u64",
+                Some("must be >= 0 (got -1)"),
+            ),
+            (
+                "invalid value: integer `256`, expected u8",
+                Some("must be <= 255 (got 256)"),
+            ),
+            (
+                "invalid value: integer `-129`, expected i8",
+                Some("must be >= -128 (got -129)"),
+            ),
+            (
+                "invalid value: integer `18446744073709551615`, expected isize",
+                Some("must be <= 9223372036854775807 (got 18446744073709551615)"),
+            ),
+            ("invalid value: integer `5`, expected i64", None),
+            ("invalid value: integer `0`, expected a nonzero u8", None),
+            ("invalid type: string \"x\", expected i64", None),
+        ] {
+            assert_eq!(
+                integer_out_of_range(message).as_deref(),
+                expected,
+                "{message}"
+            );
+        }
+    }
+
+    #[test]
+    fn floats_beyond_i64_name_its_bound_unless_the_schema_has_one() {
+        assert_eq!(
+            beyond_i64(-9223372036854775808.0, false, false),
+            Some((">=", "-9223372036854775808"))
+        );
+        assert_eq!(beyond_i64(-1e300, true, false), None);
+        assert_eq!(
+            beyond_i64(18446744073709551616.0, false, false),
+            Some(("<=", "9223372036854775807"))
+        );
+        assert_eq!(beyond_i64(9223372036854775808.0, false, true), None);
+        assert_eq!(beyond_i64(9007199254740994.0, false, false), None);
     }
 
     #[test]

@@ -2,11 +2,13 @@
 //! request's answer comes back as JSON when it is the first thing the call sends, or else as an
 //! event stream that ends with it. In the stateless era the call ends with its response stream.
 
+use std::fmt;
+
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use futures_util::stream::{self, StreamExt};
 use serde_json::Value;
-use tokio::sync::mpsc;
+use tokio::sync::{mpsc, oneshot};
 use tokio::task::JoinHandle;
 
 use super::Endpoint;
@@ -16,6 +18,7 @@ use super::sse::sse;
 use super::stateless::stateless_status;
 use crate::context::connection::Connection;
 use crate::protocol::Incoming;
+use crate::server::Reply;
 
 /// What happens to a call when its response stream goes away.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -44,53 +47,82 @@ pub(super) async fn dispatch(
         }
     };
     let stateless = lifetime == Lifetime::Request;
-    let (sink, mut events) = mpsc::unbounded_channel::<Value>();
-    let route = conn.route_request(req_id, sink.clone());
+    let (sink, events) = mpsc::unbounded_channel::<Value>();
+    let route = conn.route_request(req_id, sink);
     let answer = endpoint.server.handle(message, conn);
+    let (answer_tx, answer_rx) = oneshot::channel();
     let task = tokio::spawn(async move {
         let _route = route;
         // The session's in-flight count drops when the call answers (or is aborted).
         let _slot = slot;
-        if let Some(response) = answer.await {
-            let _ = sink.send(response);
-        }
+        let _ = answer_tx.send(answer.await);
     });
     let task = CallTask {
         handle: Some(task),
         lifetime,
     };
+    let mut frames = Frames {
+        events,
+        answer: Some(answer_rx),
+    };
     // The first message decides the shape: the answer itself is sent as JSON; anything before it
     // opens an event stream that ends with the answer.
-    let Some(first) = events.recv().await else {
+    let Some(first) = frames.next().await else {
         // Cancelled with no answer: nothing more will come.
         return StatusCode::ACCEPTED.into_response();
     };
-    if is_answer(&first) {
+    if let Frame::Answer(reply) = &first {
         let status = if stateless {
-            stateless_status(&first)
+            stateless_status(reply)
         } else {
             StatusCode::OK
         };
-        return json_response(status, &first);
+        return json_response(status, reply);
     }
-    let rest = stream::unfold(
-        (events, Some(task), false),
-        |(mut events, task, done)| async move {
-            if done {
-                return None;
-            }
-            let message = events.recv().await?;
-            let done = is_answer(&message);
-            Some((message, (events, task, done)))
-        },
-    );
+    let rest = stream::unfold((frames, Some(task)), |(mut frames, task)| async move {
+        let frame = frames.next().await?;
+        Some((frame, (frames, task)))
+    });
     let messages = stream::once(async move { first }).chain(rest);
     sse(messages, endpoint.options.keep_alive)
 }
 
-/// A response, as opposed to a notification or a request from the server.
-fn is_answer(message: &Value) -> bool {
-    message.get("method").is_none()
+/// One message of a call's response stream: what the call sends before its answer (progress, log
+/// messages, requests to the client), then the answer, kept typed so that its id stays exact.
+enum Frame {
+    Message(Value),
+    Answer(Reply),
+}
+
+impl fmt::Display for Frame {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Frame::Message(m) => m.fmt(f),
+            Frame::Answer(r) => r.fmt(f),
+        }
+    }
+}
+
+/// The messages routed to one call, then its answer.
+struct Frames {
+    events: mpsc::UnboundedReceiver<Value>,
+    answer: Option<oneshot::Receiver<Option<Reply>>>,
+}
+
+impl Frames {
+    /// The next message; `None` after the answer, or when the call ended without one.
+    async fn next(&mut self) -> Option<Frame> {
+        let answer = self.answer.as_mut()?;
+        tokio::select! {
+            // What the call sent before it answered is queued before the answer is: it goes first.
+            biased;
+            Some(message) = self.events.recv() => Some(Frame::Message(message)),
+            answered = answer => {
+                self.answer = None;
+                answered.ok().flatten().map(Frame::Answer)
+            }
+        }
+    }
 }
 
 /// The task running one call. In the stateless era dropping it (the client closed the stream)

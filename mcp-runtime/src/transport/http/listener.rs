@@ -43,7 +43,10 @@ pub(super) async fn serve(
 ) -> io::Result<()> {
     let slots = Arc::new(Semaphore::new(options.max_connections));
     let refusing = Arc::new(Semaphore::new(MAX_REFUSING));
-    let header_timeout = options.header_read_timeout;
+    let head = Head {
+        timeout: options.header_read_timeout,
+        max_bytes: options.max_header_bytes,
+    };
     let body_timeout = options.body_read_timeout;
     loop {
         let stream = match listener.accept().await {
@@ -57,18 +60,13 @@ pub(super) async fn serve(
         };
         let _ = stream.set_nodelay(true);
         if let Ok(slot) = slots.clone().try_acquire_owned() {
-            tokio::spawn(serve_connection(stream, app.clone(), header_timeout, slot));
+            tokio::spawn(serve_connection(stream, app.clone(), head, slot));
         } else if let Ok(slot) = refusing.clone().try_acquire_owned() {
             tracing::warn!(
                 max = options.max_connections,
                 "too many connections; answering 503"
             );
-            tokio::spawn(refuse_connection(
-                stream,
-                header_timeout,
-                body_timeout,
-                slot,
-            ));
+            tokio::spawn(refuse_connection(stream, head, body_timeout, slot));
         } else {
             tracing::warn!("too many connections; closing one unanswered");
         }
@@ -85,25 +83,32 @@ fn is_connection_error(e: &io::Error) -> bool {
     )
 }
 
-/// An HTTP/1 connection builder whose clients have `header_timeout` to send each request's
-/// headers.
-fn http1_builder(header_timeout: Duration) -> http1::Builder {
+/// What a client may take to send a request's head (request line and headers): time and bytes.
+#[derive(Clone, Copy)]
+struct Head {
+    timeout: Duration,
+    max_bytes: usize,
+}
+
+/// An HTTP/1 connection builder whose clients have `head.timeout` to send each request's
+/// headers, and `head.max_bytes` for them (more gets `431 Request Header Fields Too Large`).
+fn http1_builder(head: Head) -> http1::Builder {
     let mut builder = http1::Builder::new();
     builder
         .timer(TokioTimer::new())
-        .header_read_timeout(header_timeout);
+        .header_read_timeout(head.timeout)
+        // hyper's own floor: a smaller read buffer would panic.
+        .max_buf_size(head.max_bytes.max(MIN_HEADER_BYTES));
     builder
 }
 
+/// The smallest head limit hyper accepts (its read buffer's minimum).
+const MIN_HEADER_BYTES: usize = 8192;
+
 /// One connection within the cap, holding its `slot` until it closes.
-async fn serve_connection(
-    stream: TcpStream,
-    app: Router,
-    header_timeout: Duration,
-    slot: OwnedSemaphorePermit,
-) {
+async fn serve_connection(stream: TcpStream, app: Router, head: Head, slot: OwnedSemaphorePermit) {
     let service = TowerToHyperService::new(app);
-    let result = http1_builder(header_timeout)
+    let result = http1_builder(head)
         .serve_connection(TokioIo::new(stream), service)
         .await;
     if let Err(e) = result {
@@ -116,7 +121,7 @@ async fn serve_connection(
 /// connection closes.
 async fn refuse_connection(
     stream: TcpStream,
-    header_timeout: Duration,
+    head: Head,
     body_timeout: Duration,
     slot: OwnedSemaphorePermit,
 ) {
@@ -132,7 +137,7 @@ async fn refuse_connection(
             .into_response(),
         )
     });
-    let result = http1_builder(header_timeout)
+    let result = http1_builder(head)
         .keep_alive(false)
         .serve_connection(TokioIo::new(stream), service)
         .await;

@@ -9,12 +9,14 @@
 //! | `session.rs` | handshake-era sessions: open, find, cap, idle sweep, `GET` stream, `DELETE` |
 //! | `stateless.rs` | the 2026-07-28 header rules and the status of a JSON-RPC error |
 //! | `dispatch.rs` | one message to the server; its answer as JSON or as an event stream |
+//! | `batch.rs` | a batch on a 2025-03-26 session: its answers as one JSON array |
 //! | `sse.rs` | event-stream framing and keep-alive |
 //! | `auth.rs` | [`BearerAuth`]: the bearer-token tower layer |
 //!
 //! - [`router`] is an axum [`Router`] (a tower `Service`) to mount in an application;
 //!   [`Server::serve_http`] binds an address and serves it alone.
-//! - Every client message is a `POST` of one JSON-RPC message. A notification or a response gets
+//! - Every client message is a `POST` of one JSON-RPC message (or, on a session that negotiated
+//!   2025-03-26, a batch of them, answered with one JSON array; see `batch.rs`). A notification or a response gets
 //!   `202 Accepted`; a request gets one `application/json` response, or a `text/event-stream`
 //!   when the call sends notifications (progress, log messages) or, in the handshake era,
 //!   requests to the client (elicitation) before its result.
@@ -29,8 +31,8 @@
 //!   are allowed by default), the `Host` header must name an allowed host (DNS rebinding;
 //!   loopback names by default), and bodies are limited in size (413). [`BearerAuth`] adds a
 //!   bearer-token check as a tower layer.
-//! - Limits (each set on [`HttpOptions`]): a client has 10 s to send a request's headers and
-//!   30 s for its body (408); [`Server::serve_http_on`] serves 512 connections at once and
+//! - Limits (each set on [`HttpOptions`]): a client has 10 s and 64 KiB to send a request's
+//!   headers (431 over the size) and 30 s for its body (408); [`Server::serve_http_on`] serves 512 connections at once and
 //!   answers more with `503` and `Retry-After`; at most 10,000 sessions are open (a new one ends
 //!   the one idle longest) and idle ones are swept by a background task; a session has at most
 //!   64 requests in flight (one more gets a JSON-RPC error, [`SERVER_BUSY`]).
@@ -64,6 +66,7 @@
 //! ```
 
 mod auth;
+mod batch;
 mod dispatch;
 mod guard;
 mod listener;
@@ -80,14 +83,13 @@ use axum::body::Body;
 use axum::extract::{Request, State};
 use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, header};
 use axum::response::{IntoResponse, Response};
-use serde_json::Value;
 
 pub use auth::{BearerAuth, BearerAuthService};
 pub use options::HttpOptions;
 
 use crate::error::{ProtocolError, codes};
-use crate::protocol::{HANDSHAKE_VERSIONS, Incoming, error_response};
-use crate::server::Server;
+use crate::protocol::{HANDSHAKE_VERSIONS, Incoming, RequestId};
+use crate::server::{Reply, Server, batch_items};
 use dispatch::{Lifetime, dispatch};
 use session::{Sessions, find_session, initialize};
 use stateless::{is_stateless_message, is_stateless_version, stateless};
@@ -161,7 +163,7 @@ struct Endpoint {
 /// An HTTP-level refusal: a status, and a JSON-RPC error body when there is something to say.
 struct Refusal {
     status: StatusCode,
-    id: Value,
+    id: Option<RequestId>,
     error: Option<Box<ProtocolError>>,
 }
 
@@ -169,7 +171,7 @@ impl Refusal {
     fn new(status: StatusCode, code: i64, message: impl Into<String>) -> Self {
         Refusal {
             status,
-            id: Value::Null,
+            id: None,
             error: Some(Box::new(ProtocolError::new(code, message))),
         }
     }
@@ -177,13 +179,19 @@ impl Refusal {
     fn bare(status: StatusCode) -> Self {
         Refusal {
             status,
-            id: Value::Null,
+            id: None,
             error: None,
         }
     }
 
-    fn with_id(mut self, id: Value) -> Self {
-        self.id = id;
+    fn with_id(mut self, id: &RequestId) -> Self {
+        self.id = Some(id.clone());
+        self
+    }
+
+    /// The refusal answering the request `reply` answers.
+    fn with_id_of(mut self, reply: &Reply) -> Self {
+        self.id = reply.id().cloned();
         self
     }
 }
@@ -193,7 +201,7 @@ impl IntoResponse for Refusal {
         let mut response = match self.error {
             Some(error) => {
                 tracing::debug!(status = %self.status, %error, "refused an HTTP request");
-                json_response(self.status, &error_response(&self.id, &error))
+                json_response(self.status, &Reply::error(self.id, *error))
             }
             None => self.status.into_response(),
         };
@@ -213,14 +221,16 @@ impl IntoResponse for Refusal {
     }
 }
 
-/// A JSON body with its content type.
-fn json_response(status: StatusCode, body: &Value) -> Response {
-    (
-        status,
-        [(header::CONTENT_TYPE, "application/json")],
-        body.to_string(),
-    )
-        .into_response()
+/// A JSON body with its content type. Written from the typed message, so that an id of any size
+/// keeps every digit.
+fn json_response(status: StatusCode, body: &impl serde::Serialize) -> Response {
+    match serde_json::to_string(body) {
+        Ok(text) => (status, [(header::CONTENT_TYPE, "application/json")], text).into_response(),
+        Err(e) => {
+            tracing::error!(error = %e, "encoding a response failed");
+            StatusCode::INTERNAL_SERVER_ERROR.into_response()
+        }
+    }
 }
 
 /// Every request: the security checks, then the method.
@@ -228,6 +238,19 @@ async fn handle(State(endpoint): State<Arc<Endpoint>>, request: Request) -> Resp
     let (parts, body) = request.into_parts();
     if let Err(refusal) = guard::check_security(&endpoint.options, &parts.headers) {
         return refusal.into_response();
+    }
+    // Two session ids: which one the client means is anyone's guess, so neither is taken; one
+    // that is not visible ASCII names no session we issued.
+    let mut session_ids = parts.headers.get_all(SESSION_ID).iter();
+    let malformed = match (session_ids.next(), session_ids.next()) {
+        (Some(_), Some(_)) => Some("more than one Mcp-Session-Id header"),
+        (Some(id), None) if id.to_str().is_err() => Some("Mcp-Session-Id is not visible ASCII"),
+        _ => None,
+    };
+    if let Some(why) = malformed {
+        let message = format!("Bad Request: {why}");
+        return Refusal::new(StatusCode::BAD_REQUEST, codes::INVALID_REQUEST, message)
+            .into_response();
     }
     let result = match parts.method {
         Method::POST => post(&endpoint, &parts.headers, body).await,
@@ -268,21 +291,25 @@ async fn post(endpoint: &Endpoint, headers: &HeaderMap, body: Body) -> Result<Re
     guard::check_post_media(headers)?;
     let bytes =
         guard::read_body(body, endpoint.max_body, endpoint.options.body_read_timeout).await?;
-    let value: Value = serde_json::from_slice(&bytes).map_err(|e| {
-        Refusal::new(
-            StatusCode::BAD_REQUEST,
-            codes::PARSE_ERROR,
-            format!("Parse error: {e}"),
-        )
-    })?;
-    let message = Incoming::from_value(value).map_err(|rejected| Refusal {
-        status: StatusCode::BAD_REQUEST,
-        id: rejected.id.clone(),
-        error: Some(Box::new(rejected.error.clone())),
-    })?;
-
     let version = header_str(headers, PROTOCOL_VERSION);
     let session_id = header_str(headers, SESSION_ID);
+    if bytes.iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'[')
+        && let Some(id) = session_id
+    {
+        let session = find_session(endpoint, id)?;
+        if endpoint.server.accepts_batches(&session.conn)
+            && let Some(items) = batch_items(&bytes)
+        {
+            return Ok(batch::post(endpoint, &session, items).await);
+        }
+    }
+    // Read from the text, not through a `Value`: an id beyond 64 bits stays exact.
+    let message = Incoming::parse(&bytes).map_err(|rejected| Refusal {
+        status: StatusCode::BAD_REQUEST,
+        id: rejected.id,
+        error: Some(Box::new(rejected.error)),
+    })?;
+
     if session_id.is_none() && is_stateless_message(&message, version) {
         return stateless(endpoint, headers, message).await;
     }
@@ -314,7 +341,7 @@ async fn post(endpoint: &Endpoint, headers: &HeaderMap, body: Body) -> Result<Re
                     let cap = endpoint.options.max_in_flight_per_session;
                     match session.begin_request(cap) {
                         Some(slot) => Some(slot),
-                        None => return Ok(session_busy(req.id.to_json(), cap)),
+                        None => return Ok(session_busy(&req.id, cap)),
                     }
                 }
                 _ => None,
@@ -331,7 +358,12 @@ async fn post(endpoint: &Endpoint, headers: &HeaderMap, body: Body) -> Result<Re
 /// session and its other calls go on. An HTTP error status carries no request id; MCP clients
 /// treat it as a failure of the transport rather than of one request (the session's other
 /// requests can be torn down with it, or the request left waiting for its own timeout).
-fn session_busy(id: Value, cap: usize) -> Response {
+fn session_busy(id: &RequestId, cap: usize) -> Response {
+    json_response(StatusCode::OK, &busy_reply(id, cap))
+}
+
+/// The JSON-RPC error of a request over its session's in-flight cap.
+fn busy_reply(id: &RequestId, cap: usize) -> Reply {
     tracing::warn!(
         cap,
         "a session is over its in-flight cap; refused a request"
@@ -340,5 +372,5 @@ fn session_busy(id: Value, cap: usize) -> Response {
         SERVER_BUSY,
         format!("Server busy: this session already has {cap} requests in flight; retry later"),
     );
-    json_response(StatusCode::OK, &error_response(&id, &error))
+    Reply::error(Some(id.clone()), error)
 }

@@ -18,6 +18,7 @@ pub struct HttpOptions {
     pub(super) keep_alive: Duration,
     pub(super) session_idle: Duration,
     pub(super) header_read_timeout: Duration,
+    pub(super) max_header_bytes: usize,
     pub(super) body_read_timeout: Duration,
     pub(super) max_connections: usize,
     pub(super) max_sessions: usize,
@@ -27,7 +28,7 @@ pub struct HttpOptions {
 impl Default for HttpOptions {
     /// `/mcp`; localhost origins and loopback host names only; the server's message limit as the
     /// body limit; an SSE keep-alive comment every 15 seconds; sessions end after an idle hour;
-    /// 10 s to send a request's headers and 30 s for its body; 512 connections at once (below
+    /// 10 s and 64 KiB for a request's headers and 30 s for its body; 512 connections at once (below
     /// the common limit of 1,024 open files); 10,000 sessions; 64 requests in flight per session.
     fn default() -> Self {
         HttpOptions {
@@ -41,6 +42,7 @@ impl Default for HttpOptions {
             keep_alive: Duration::from_secs(15),
             session_idle: Duration::from_secs(3600),
             header_read_timeout: Duration::from_secs(10),
+            max_header_bytes: 64 * 1024,
             body_read_timeout: Duration::from_secs(30),
             max_connections: 512,
             max_sessions: 10_000,
@@ -116,6 +118,15 @@ impl HttpOptions {
         /// [`Server::serve_http_on`]: crate::server::Server::serve_http_on
         /// [`router`]: super::router
         pub fn header_read_timeout(timeout: Duration) => header_read_timeout = timeout;
+
+        /// How many bytes a request's head (request line and headers) may take (default 64 KiB, at
+        /// least 8 KiB): more is answered `431 Request Header Fields Too Large` and the connection
+        /// closes. Applies to [`Server::serve_http_on`]; an application serving [`router`] with its
+        /// own server sets this there (hyper's `max_buf_size`).
+        ///
+        /// [`Server::serve_http_on`]: crate::server::Server::serve_http_on
+        /// [`router`]: super::router
+        pub fn max_header_bytes(n: usize) => max_header_bytes = n;
 
         /// How long a request's whole body may take to arrive once its headers are in (default
         /// 30 s): past it the answer is `408 Request Timeout` and the connection closes.

@@ -249,7 +249,7 @@ pub(super) async fn initialize(
     let Some(response) = response else {
         return Ok(StatusCode::ACCEPTED.into_response());
     };
-    if response.get("result").is_none() {
+    if response.protocol_error().is_some() {
         return Ok(json_response(StatusCode::OK, &response));
     }
     let id = new_session_id();
@@ -269,7 +269,7 @@ pub(super) async fn initialize(
             SERVER_BUSY,
             "Service Unavailable: too many sessions in use; retry shortly",
         )
-        .with_id(response.get("id").cloned().unwrap_or(Value::Null)));
+        .with_id_of(&response));
     }
     table.insert(id.clone(), Session::new(conn, outgoing));
     drop(table);

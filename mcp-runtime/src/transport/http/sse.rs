@@ -2,16 +2,16 @@
 //! text, with a keep-alive comment while the stream is idle.
 
 use std::convert::Infallible;
+use std::fmt;
 use std::time::Duration;
 
 use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
 use futures_util::stream::{Stream, StreamExt};
-use serde_json::Value;
 
-/// `messages` as a `text/event-stream` response.
-pub(super) fn sse(
-    messages: impl Stream<Item = Value> + Send + 'static,
+/// `messages` (each written as its JSON text) as a `text/event-stream` response.
+pub(super) fn sse<M: fmt::Display>(
+    messages: impl Stream<Item = M> + Send + 'static,
     keep_alive: Duration,
 ) -> Response {
     let events = messages

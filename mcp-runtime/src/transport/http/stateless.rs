@@ -17,7 +17,7 @@ use crate::protocol::stateless::{PROTOCOL_VERSION_KEY, unsupported_version};
 use crate::protocol::{
     HANDSHAKE_VERSIONS, Incoming, Request as RpcRequest, STATELESS_VERSIONS, params_meta,
 };
-use crate::server::Server;
+use crate::server::{Reply, Server};
 
 /// True when `version` names a stateless protocol version.
 pub(super) fn is_stateless_version(version: Option<&str>) -> bool {
@@ -50,10 +50,9 @@ pub(super) async fn stateless(
         // Nothing to answer: no notification or response means anything without a session.
         return Ok(StatusCode::ACCEPTED.into_response());
     };
-    let id = req.id.to_json();
     check_stateless_headers(headers, req)
         .and_then(|()| check_param_headers(&endpoint.server, headers, req))
-        .map_err(|r| r.with_id(id.clone()))?;
+        .map_err(|r| r.with_id(&req.id))?;
     if req.method == "initialize" {
         return Err(Refusal::new(
             StatusCode::NOT_FOUND,
@@ -63,7 +62,7 @@ pub(super) async fn stateless(
                 crate::protocol::LATEST_STATELESS_VERSION
             ),
         )
-        .with_id(id));
+        .with_id(&req.id));
     }
     let (conn, _outgoing) = Connection::new();
     Ok(dispatch(endpoint, &conn, message, Lifetime::Request, None).await)
@@ -92,7 +91,7 @@ fn check_stateless_headers(headers: &HeaderMap, req: &RpcRequest) -> Result<(), 
         Some(Value::String(v)) if v == version && !STATELESS_VERSIONS.contains(&version) => {
             return Err(Refusal {
                 status: StatusCode::BAD_REQUEST,
-                id: Value::Null,
+                id: None,
                 error: Some(Box::new(unsupported_version(version))),
             });
         }
@@ -223,11 +222,8 @@ const PARAM_BASE64: GeneralPurpose = GeneralPurpose::new(
 
 /// The stateless era's status for a JSON-RPC error: 404 for an unknown method, 400 for a request
 /// the server cannot take as sent.
-pub(super) fn stateless_status(response: &Value) -> StatusCode {
-    let code = response
-        .get("error")
-        .and_then(|e| e.get("code"))
-        .and_then(Value::as_i64);
+pub(super) fn stateless_status(response: &Reply) -> StatusCode {
+    let code = response.protocol_error().map(|e| e.code);
     match code {
         None => StatusCode::OK,
         Some(codes::METHOD_NOT_FOUND) => StatusCode::NOT_FOUND,
