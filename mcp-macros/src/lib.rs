@@ -1,7 +1,7 @@
-//! The `#[tool]` attribute and the `tools![…]` macro of `mcp-runtime`.
+//! The `#[tool]` and `#[toolbox]` attributes and the `tools![…]` macro of `mcp-runtime`.
 //!
 //! Depend on `mcp-runtime`, not on this crate: the generated code names `::mcp_runtime`, and
-//! `mcp-runtime` re-exports both macros (also in its `prelude`).
+//! `mcp-runtime` re-exports the macros (also in its `prelude`).
 
 #![doc(test(attr(deny(warnings))))]
 
@@ -33,7 +33,7 @@ pub fn toolbox(attr: TokenStream, item: TokenStream) -> TokenStream {
     debug_print("#[toolbox]", expand_toolbox(attr.into(), item.into())).into()
 }
 
-/// Builds a [`ToolTable`] from `#[tool]` functions, in the order given.
+/// Builds a [`ToolTable`] from `#[tool]` functions and `#[toolbox]` types, in the order given.
 ///
 /// ```
 /// # use mcp_runtime::prelude::*;
@@ -56,7 +56,8 @@ pub fn toolbox(attr: TokenStream, item: TokenStream) -> TokenStream {
 /// assert_eq!(table.names(), ["add", "whoami"]);
 /// ```
 ///
-/// Each entry is the path of a `#[tool]` function. Listing one twice, listing two functions that
+/// Each entry is the path of a `#[tool]` function, or of a type with a `#[toolbox]` impl block,
+/// which stands for its tools in the block's order. Listing one twice, listing two tools that
 /// publish the same name, or listing none is a compile error:
 ///
 /// ```compile_fail

@@ -154,7 +154,7 @@ pub fn expand_tools(input: TokenStream) -> TokenStream {
     for (j, b) in tools.iter().enumerate() {
         for a in &tools[..j] {
             let msg = format!(
-                "`{}` and `{}` are published under the same tool name; give one of them another `#[tool(name = \"...\")]`",
+                "`{}` and `{}` publish a tool under the same name; give one of the two tools another `#[tool(name = \"...\")]`",
                 path_text(a),
                 path_text(b)
             );
@@ -184,7 +184,7 @@ fn check_tools(tools: &[syn::Path]) -> syn::Result<()> {
     if tools.is_empty() {
         return Err(syn::Error::new(
             Span::call_site(),
-            "`tools![]` needs at least one `#[tool]` function: `tools![my_tool, other_tool]`",
+            "`tools![]` needs at least one `#[tool]` function or `#[toolbox]` type: `tools![my_tool, MyState]`",
         ));
     }
     let mut seen: HashMap<String, &syn::Path> = HashMap::new();

@@ -35,7 +35,8 @@ pub fn expand_defaults(tool: &ToolFn, paths: &Paths) -> TokenStream {
         // without typing the value, so rustc adds no "wrap it in `Some`" to that one error.
         let default_of = respan(quote!((&__mcp_probe).__mcp_arg_kind().default_of), key);
         let value = quote_spanned!(expr.span()=> || #expr);
-        let mut call = Group::new(Delimiter::Parenthesis, quote!(&__mcp_probe, #value));
+        let probe = respan(quote!(&__mcp_probe,), key);
+        let mut call = Group::new(Delimiter::Parenthesis, quote!(#probe #value));
         call.set_span(key);
         out.extend(quote! {
             fn #f() -> #ty {
