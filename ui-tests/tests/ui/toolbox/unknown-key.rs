@@ -1,17 +1,17 @@
 use mcp_runtime::prelude::*;
 
-struct Counter(u32);
+struct Clock;
 
 #[toolbox(read_only)]
-impl Counter {
-    /// Reads the count.
+impl Clock {
+    /// Tells the time.
     #[tool]
-    fn read(&self) -> u32 {
-        self.0
+    async fn now(&self, zone: Option<String>) -> String {
+        zone.unwrap_or_else(|| "UTC".into())
     }
 }
 
 fn main() {
-    let _table = tools![Counter];
-    let _ = Counter(0).read();
+    let table = tools![Clock];
+    assert_eq!(table.names(), ["now"]);
 }
