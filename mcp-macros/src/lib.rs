@@ -92,46 +92,37 @@ type Tokens = proc_macro2::TokenStream;
 fn expand_tool(attr: Tokens, item: Tokens) -> Tokens {
     let kind = |item| match item {
         syn::Item::Fn(f) => Ok(f),
-        other => Err(other),
+        other => Err(fallback::not_a_fn(&other)),
     };
     let model = |cx: &Ctxt, f| {
         let tool = ToolFn::from_syn(cx, attr, f, None);
         check::check(cx, &tool);
         tool
     };
-    run(
-        item,
-        kind,
-        fallback::not_a_fn,
-        model,
-        expand::expand_tool,
-        fallback::expand,
-    )
+    run(item, kind, model, expand::expand_tool, fallback::expand)
 }
 
 /// `#[toolbox]` on an impl block: each method is modelled and checked on the way, then the block.
 fn expand_toolbox(attr: Tokens, item: Tokens) -> Tokens {
     let kind = |item| match item {
         syn::Item::Impl(i) => Ok(i),
-        other => Err(other),
+        other => Err(fallback::not_an_impl(&other)),
     };
     let model = |cx: &Ctxt, i| Toolbox::from_syn(cx, attr, i);
     run(
         item,
         kind,
-        fallback::not_an_impl,
         model,
         expand::expand_toolbox,
         fallback::expand_toolbox,
     )
 }
 
-/// Parse (an item of the kind `kind` picks, else `wrong`'s error), model and check, expand; with
+/// Parse (an item of the kind `kind` picks, else the error it returns), model and check, expand; with
 /// errors, the fallback instead of the expansion. A parse error is emitted beside the input.
 fn run<I, T>(
     item: Tokens,
-    kind: impl FnOnce(syn::Item) -> Result<I, syn::Item>,
-    wrong: fn(&syn::Item) -> Tokens,
+    kind: impl FnOnce(syn::Item) -> Result<I, Tokens>,
     model: impl FnOnce(&Ctxt, I) -> T,
     expand: fn(&T) -> Tokens,
     fallback: fn(&T, syn::Error) -> Tokens,
@@ -139,7 +130,7 @@ fn run<I, T>(
     let item = match syn::parse2::<syn::Item>(item.clone()) {
         Ok(parsed) => match kind(parsed) {
             Ok(i) => i,
-            Err(other) => return wrong(&other),
+            Err(wrong_kind) => return wrong_kind,
         },
         Err(e) => {
             let e = e.to_compile_error();

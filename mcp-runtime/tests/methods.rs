@@ -276,12 +276,13 @@ async fn validation_uses_the_published_names() {
 
 #[test]
 fn the_builder_asks_for_the_block_s_state() {
-    let err = Server::builder("inventory", "1.0.0")
+    let built = Server::builder("inventory", "1.0.0")
         .state(Audit("ops"))
         .tools(table())
-        .build()
-        .err()
-        .expect("Inventory is missing");
+        .build();
+    let Err(err) = built else {
+        panic!("built without the Inventory")
+    };
     let text = err.to_string();
     assert!(
         text.contains("tool `search` borrows state of type `methods::Inventory`"),
