@@ -1,4 +1,5 @@
-//! The notes server of seed 001: one tool with structured output and a helpful ToolError.
+//! The notes server of seed 001: one tool with structured output and a helpful ToolError, written
+//! as a method of the note store (`#[toolbox]`), whose `&self` is the server's state.
 //!
 //! Run over stdio: `cargo run -p examples --bin notes`.
 
@@ -27,29 +28,32 @@ impl Default for Notes {
     }
 }
 
-/// Return one note by its exact title.
-#[tool]
-pub fn get_note(notes: &Notes, title: String) -> Result<Note, ToolError> {
-    let Some(body) = notes.0.get(&title) else {
-        let known: Vec<&str> = notes.0.keys().map(String::as_str).collect();
-        return Err(ToolError::new(format!(
-            "No note {}. Known titles: {}",
-            py_repr(&title),
-            py_list(&known)
-        )));
-    };
-    Ok(Note {
-        words: body.split_whitespace().count() as i64,
-        body: body.clone(),
-        title,
-    })
+#[toolbox]
+impl Notes {
+    /// Return one note by its exact title.
+    #[tool]
+    pub fn get_note(&self, title: String) -> Result<Note, ToolError> {
+        let Some(body) = self.0.get(&title) else {
+            let known: Vec<&str> = self.0.keys().map(String::as_str).collect();
+            return Err(ToolError::new(format!(
+                "No note {}. Known titles: {}",
+                py_repr(&title),
+                py_list(&known)
+            )));
+        };
+        Ok(Note {
+            words: body.split_whitespace().count() as i64,
+            body: body.clone(),
+            title,
+        })
+    }
 }
 
-/// The server: `Notes` with get_note.
+/// The server: `Notes`, whose methods are its tools.
 pub fn server() -> Server {
     Server::builder("Notes", "1.0.0")
         .state(Notes::default())
-        .tools(tools![get_note])
+        .tools(tools![Notes])
         .build()
         .expect("every tool's state is given")
 }

@@ -1,7 +1,7 @@
-//! The `#[tool]` attribute and the `tools![…]` macro of `mcp-runtime`.
+//! The `#[tool]` and `#[toolbox]` attributes and the `tools![…]` macro of `mcp-runtime`.
 //!
 //! Depend on `mcp-runtime`, not on this crate: the generated code names `::mcp_runtime`, and
-//! `mcp-runtime` re-exports both macros (also in its `prelude`).
+//! `mcp-runtime` re-exports the macros (also in its `prelude`).
 
 #![doc(test(attr(deny(warnings))))]
 
@@ -13,11 +13,13 @@ mod expand;
 mod fallback;
 mod model;
 mod paths;
+mod toolbox;
 
 use proc_macro::TokenStream;
 
 use crate::ctxt::Ctxt;
 use crate::model::ToolFn;
+use crate::toolbox::Toolbox;
 
 #[doc = include_str!("tool.md")]
 #[proc_macro_attribute]
@@ -25,7 +27,13 @@ pub fn tool(attr: TokenStream, item: TokenStream) -> TokenStream {
     debug_print("#[tool]", expand_tool(attr.into(), item.into())).into()
 }
 
-/// Builds a [`ToolTable`] from `#[tool]` functions, in the order given.
+#[doc = include_str!("toolbox.md")]
+#[proc_macro_attribute]
+pub fn toolbox(attr: TokenStream, item: TokenStream) -> TokenStream {
+    debug_print("#[toolbox]", expand_toolbox(attr.into(), item.into())).into()
+}
+
+/// Builds a [`ToolTable`] from `#[tool]` functions and `#[toolbox]` types, in the order given.
 ///
 /// ```
 /// # use mcp_runtime::prelude::*;
@@ -48,7 +56,8 @@ pub fn tool(attr: TokenStream, item: TokenStream) -> TokenStream {
 /// assert_eq!(table.names(), ["add", "whoami"]);
 /// ```
 ///
-/// Each entry is the path of a `#[tool]` function. Listing one twice, listing two functions that
+/// Each entry is the path of a `#[tool]` function, or of a type with a `#[toolbox]` impl block,
+/// which stands for its tools in the block's order. Listing one twice, listing two tools that
 /// publish the same name, or listing none is a compile error:
 ///
 /// ```compile_fail
@@ -77,30 +86,67 @@ pub fn tools(input: TokenStream) -> TokenStream {
     debug_print("tools!", expand::expand_tools(input.into())).into()
 }
 
-/// Parse, model, check, expand; with errors, the fallback instead of the expansion.
-fn expand_tool(
-    attr: proc_macro2::TokenStream,
-    item: proc_macro2::TokenStream,
-) -> proc_macro2::TokenStream {
+type Tokens = proc_macro2::TokenStream;
+
+/// `#[tool]` on a function.
+fn expand_tool(attr: Tokens, item: Tokens) -> Tokens {
+    let kind = |item| match item {
+        syn::Item::Fn(f) => Ok(f),
+        other => Err(fallback::not_a_fn(&other)),
+    };
+    let model = |cx: &Ctxt, f| {
+        let tool = ToolFn::from_syn(cx, attr, f, None);
+        check::check(cx, &tool);
+        tool
+    };
+    run(item, kind, model, expand::expand_tool, fallback::expand)
+}
+
+/// `#[toolbox]` on an impl block: each method is modelled and checked on the way, then the block.
+fn expand_toolbox(attr: Tokens, item: Tokens) -> Tokens {
+    let kind = |item| match item {
+        syn::Item::Impl(i) => Ok(i),
+        other => Err(fallback::not_an_impl(&other)),
+    };
+    let model = |cx: &Ctxt, i| Toolbox::from_syn(cx, attr, i);
+    run(
+        item,
+        kind,
+        model,
+        expand::expand_toolbox,
+        fallback::expand_toolbox,
+    )
+}
+
+/// Parse (an item of the kind `kind` picks, else the error it returns), model and check, expand; with
+/// errors, the fallback instead of the expansion. A parse error is emitted beside the input.
+fn run<I, T>(
+    item: Tokens,
+    kind: impl FnOnce(syn::Item) -> Result<I, Tokens>,
+    model: impl FnOnce(&Ctxt, I) -> T,
+    expand: fn(&T) -> Tokens,
+    fallback: fn(&T, syn::Error) -> Tokens,
+) -> Tokens {
     let item = match syn::parse2::<syn::Item>(item.clone()) {
-        Ok(syn::Item::Fn(f)) => f,
-        Ok(other) => return fallback::not_a_fn(&other),
+        Ok(parsed) => match kind(parsed) {
+            Ok(i) => i,
+            Err(wrong_kind) => return wrong_kind,
+        },
         Err(e) => {
             let e = e.to_compile_error();
             return quote::quote!(#e #item);
         }
     };
     let cx = Ctxt::new();
-    let tool = ToolFn::from_syn(&cx, attr, item);
-    check::check(&cx, &tool);
+    let model = model(&cx, item);
     match cx.check() {
-        Ok(()) => expand::expand_tool(&tool),
-        Err(e) => fallback::expand(&tool, e),
+        Ok(()) => expand(&model),
+        Err(e) => fallback(&model, e),
     }
 }
 
 /// With `MCP_MACROS_DEBUG` set (to anything but `0`), prints each expansion to stderr.
-fn debug_print(what: &str, tokens: proc_macro2::TokenStream) -> proc_macro2::TokenStream {
+fn debug_print(what: &str, tokens: Tokens) -> Tokens {
     if std::env::var_os("MCP_MACROS_DEBUG").is_some_and(|v| v != "0" && !v.is_empty()) {
         eprintln!("---- mcp-macros: {what} expansion ----\n{tokens}\n---- end ----");
     }

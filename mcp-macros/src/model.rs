@@ -2,12 +2,12 @@
 //! generator. Every piece keeps its span so later stages can point at the user's source.
 
 use proc_macro2::{Span, TokenStream};
-use quote::{ToTokens, quote};
+use quote::{ToTokens, format_ident, quote};
 use syn::ext::IdentExt;
 use syn::spanned::Spanned;
 use syn::{FnArg, Ident, ItemFn, Pat, ReturnType, Type};
 
-use crate::attr::{ArgAttrs, Sp, ToolAttrs};
+use crate::attr::{ArgAttrs, RenameRule, Sp, ToolAttrs};
 use crate::ctxt::Ctxt;
 use crate::docs::{Description, Docs};
 use crate::paths::Paths;
@@ -24,6 +24,19 @@ pub struct ToolFn {
     pub params: Vec<Param>,
     /// What the function returns.
     pub output: ToolOutput,
+    /// The `#[toolbox]` impl block the function is a method of, if any.
+    pub owner: Option<Owner>,
+}
+
+/// What a `#[tool]` method takes from its `#[toolbox]` impl block.
+#[derive(Clone)]
+pub struct Owner {
+    /// The impl's self type: the state `&self` borrows, and the type the method is called on.
+    pub self_ty: Type,
+    /// `#[toolbox(rename_all = "…")]`, for tools that do not set their own.
+    pub rename_all: Option<RenameRule>,
+    /// `#[toolbox(crate = …)]`, for tools that do not set their own.
+    pub krate: Option<TokenStream>,
 }
 
 /// One parameter: a published argument or an injected borrow.
@@ -44,12 +57,16 @@ pub struct ToolArg {
     pub attrs: ArgAttrs,
     /// Its doc comment.
     pub docs: Docs,
+    /// The tool's `rename_all` (else its impl block's), applied unless the argument is renamed.
+    pub rename_all: Option<RenameRule>,
 }
 
-/// A `&T` parameter: server state or the context, borrowed for the call.
+/// A `&T` parameter (server state or the context, borrowed for the call), or a method's receiver.
 pub struct Injected {
-    /// `T`, as written.
+    /// `T`, as written (`Self` resolved to the impl's type).
     pub ty: Type,
+    /// A receiver taken by value (`self: Arc<Self>`, then `ty` is `Arc<…>`) rather than borrowed.
+    pub by_value: bool,
 }
 
 /// The return type, `()` when the signature has none.
@@ -63,16 +80,29 @@ pub struct ToolOutput {
 }
 
 impl ToolFn {
-    pub fn from_syn(cx: &Ctxt, attr: TokenStream, mut original: ItemFn) -> ToolFn {
+    pub fn from_syn(
+        cx: &Ctxt,
+        attr: TokenStream,
+        mut original: ItemFn,
+        owner: Option<&Owner>,
+    ) -> ToolFn {
         let attrs = ToolAttrs::from_tokens(cx, attr);
         let docs = Docs::from_attrs(&original.attrs);
+        let rename_all = attrs
+            .rename_all
+            .value()
+            .copied()
+            .or_else(|| owner.and_then(|o| o.rename_all));
         let mut params = Vec::new();
         for input in original.sig.inputs.iter_mut() {
             match input {
-                FnArg::Receiver(r) => cx.error_spanned_by(
-                    r.self_token,
-                    "a tool cannot take `self`: write a free function and borrow state with a `&T` parameter",
-                ),
+                FnArg::Receiver(r) => match owner {
+                    Some(owner) => params.extend(Param::from_receiver(cx, r, owner)),
+                    None => cx.error_spanned_by(
+                        r.self_token,
+                        "a tool cannot take `self` outside a `#[toolbox]` impl block: add `#[toolbox]` to the `impl` block, or write a free function and borrow state with a `&T` parameter",
+                    ),
+                },
                 FnArg::Typed(pt) => {
                     let mut arg_attrs = ArgAttrs::new();
                     let mut kept = Vec::new();
@@ -88,7 +118,13 @@ impl ToolFn {
                     }
                     pt.attrs = kept;
                     let docs = Docs::from_attrs(&doc_attrs);
-                    if let Some(p) = Param::from_syn(cx, &pt.pat, &pt.ty, arg_attrs, docs) {
+                    if let Some(mut p) = Param::from_syn(cx, &pt.pat, &pt.ty, arg_attrs, docs) {
+                        if let Param::Arg(a) = &mut p {
+                            a.rename_all = rename_all;
+                        }
+                        if let Some(owner) = owner {
+                            p.resolve_self(owner);
+                        }
                         params.push(p);
                     }
                 }
@@ -108,7 +144,10 @@ impl ToolFn {
                     );
                 }
                 ToolOutput {
-                    ty: ty.to_token_stream(),
+                    ty: match owner {
+                        Some(o) => o.resolve_self(ty.to_token_stream()),
+                        None => ty.to_token_stream(),
+                    },
                     span: ty.span(),
                     nameable: !matches!(**ty, Type::ImplTrait(_)),
                 }
@@ -120,11 +159,37 @@ impl ToolFn {
             docs,
             params,
             output,
+            owner: owner.cloned(),
         }
     }
 
     pub fn ident(&self) -> &Ident {
         &self.original.sig.ident
+    }
+
+    /// The struct that carries the tool's `ToolDef`: the function's own name for a free function
+    /// (so that `tools![…]` names the function), a hidden one beside a method.
+    pub fn def_ident(&self) -> Ident {
+        match &self.owner {
+            None => self.ident().clone(),
+            Some(_) => format_ident!(
+                "__mcp_tool_{}",
+                self.ident().unraw(),
+                span = self.ident().span()
+            ),
+        }
+    }
+
+    /// How the handler calls the function: by name, or on the impl's type.
+    pub fn call_path(&self) -> TokenStream {
+        let ident = self.ident();
+        match &self.owner {
+            None => quote!(#ident),
+            Some(o) => {
+                let ty = &o.self_ty;
+                quote!(<#ty>::#ident)
+            }
+        }
     }
 
     pub fn is_async(&self) -> bool {
@@ -148,7 +213,8 @@ impl ToolFn {
     }
 
     pub fn paths(&self) -> Paths {
-        match self.attrs.krate.value() {
+        let owner = self.owner.as_ref().and_then(|o| o.krate.as_ref());
+        match self.attrs.krate.value().or(owner) {
             Some(root) => Paths::with_root(root),
             None => Paths::default(),
         }
@@ -198,7 +264,8 @@ impl Param {
                     );
                     ok = false;
                 }
-                if let Some(attr) = &attrs.first {
+                // Only a parameter that is injected otherwise: a `&str` already has its error.
+                if let Some(attr) = attrs.first.as_ref().filter(|_| ok) {
                     cx.error_spanned_by(
                         attr,
                         "`#[arg]` applies to tool arguments, but a `&T` parameter is injected (server state or the context) and is not published",
@@ -216,6 +283,7 @@ impl Param {
                 ok.then(|| {
                     Param::Inject(Injected {
                         ty: (*r.elem).clone(),
+                        by_value: false,
                     })
                 })
             }
@@ -233,6 +301,7 @@ impl Param {
                         ty: ty.clone(),
                         attrs,
                         docs,
+                        rename_all: None,
                     }))
                 }
                 Pat::Wild(w) => {
@@ -251,6 +320,84 @@ impl Param {
     }
 }
 
+impl Param {
+    /// A method's receiver: `&self` borrows the impl's type from the server's state, and
+    /// `self: Arc<Self>` shares it (any other typed receiver is refused by the `SharedReceiver`
+    /// bound, at its type). `&mut self` and `self` by value are refused here.
+    fn from_receiver(cx: &Ctxt, r: &syn::Receiver, owner: &Owner) -> Option<Param> {
+        let borrowed = Param::Inject(Injected {
+            ty: owner.self_ty.clone(),
+            by_value: false,
+        });
+        let mut_self = |cx: &Ctxt, tokens: TokenStream| {
+            cx.error_spanned_by(
+                tokens,
+                "a tool method cannot take `&mut self`: calls may run concurrently, so the state is shared; take `&self` and mutate through a `Mutex` or an atomic",
+            );
+            None
+        };
+        match &r.kind {
+            syn::ReceiverKind::Reference(and, _, Some(m)) => mut_self(cx, quote!(#and #m)),
+            syn::ReceiverKind::Reference(_, _, None) => Some(borrowed),
+            syn::ReceiverKind::Typed(_, ty) => match &**ty {
+                Type::Reference(t) if t.mutability.is_some() => mut_self(cx, t.to_token_stream()),
+                Type::Reference(_) => Some(borrowed),
+                _ => Some(Param::Inject(Injected {
+                    ty: syn::parse2(owner.resolve_self(ty.to_token_stream()))
+                        .unwrap_or_else(|_| (**ty).clone()),
+                    by_value: true,
+                })),
+            },
+            _ => {
+                let m = &r.mutability;
+                let s = &r.self_token;
+                cx.error_spanned_by(
+                    quote!(#m #s),
+                    "a tool method cannot take `self` by value: the server keeps the state and lends it to every call; take `&self`, or `self: Arc<Self>` for a handle that outlives the call",
+                );
+                None
+            }
+        }
+    }
+
+    /// `Self` in a method's parameter type, as the impl's type: the generated code that names the
+    /// type sits outside the impl block.
+    fn resolve_self(&mut self, owner: &Owner) {
+        let ty = match self {
+            Param::Arg(a) => &mut a.ty,
+            Param::Inject(i) => &mut i.ty,
+        };
+        if let Ok(resolved) = syn::parse2(owner.resolve_self(ty.to_token_stream())) {
+            *ty = resolved;
+        }
+    }
+}
+
+impl Owner {
+    /// `tokens` with every `Self` replaced by the impl's type, spanned where `Self` was written.
+    pub fn resolve_self(&self, tokens: TokenStream) -> TokenStream {
+        use proc_macro2::{Group, TokenTree};
+        tokens
+            .into_iter()
+            .flat_map(|tt| -> Vec<TokenTree> {
+                match tt {
+                    TokenTree::Ident(i) if i == "Self" => {
+                        crate::expand::respan(self.self_ty.to_token_stream(), i.span())
+                            .into_iter()
+                            .collect()
+                    }
+                    TokenTree::Group(g) => {
+                        let mut group = Group::new(g.delimiter(), self.resolve_self(g.stream()));
+                        group.set_span(g.span());
+                        vec![TokenTree::Group(group)]
+                    }
+                    other => vec![other],
+                }
+            })
+            .collect()
+    }
+}
+
 /// `str`, written as such.
 fn is_str(ty: &Type) -> bool {
     match ty {
@@ -261,11 +408,18 @@ fn is_str(ty: &Type) -> bool {
 }
 
 impl ToolArg {
-    /// The published name: `rename = "…"`, else the binding's name.
+    /// The published name: `rename = "…"`, else the binding's name in the `rename_all` case.
     pub fn name(&self) -> Sp<String> {
         match self.attrs.rename.get() {
             Some(n) => n.clone(),
-            None => Sp::new(self.ident.unraw().to_string(), self.ident.span()),
+            None => {
+                let ident = self.ident.unraw().to_string();
+                let name = match self.rename_all {
+                    Some(rule) => rule.apply(&ident),
+                    None => ident,
+                };
+                Sp::new(name, self.ident.span())
+            }
         }
     }
 

@@ -70,7 +70,10 @@ private_paths! {
     injected_once => InjectedOnce;
     boxed_send => boxed_send;
     boxed_blocking => boxed_blocking;
-    same_name => same_name;
+    shares_name => shares_name;
+    tool_set => ToolSet;
+    receiver_fns => ReceiverFns;
+    receiver_fns_of => receiver_fns;
     /// `Option`, named absolutely so that a user type called `Option` cannot capture it.
     option => std::option::Option;
     result => std::result::Result;

@@ -88,17 +88,17 @@ pub use protocol::{ClientCapabilities, Implementation, LogLevel};
 pub use server::{BuildError, Server, ServerBuilder};
 pub use tool::{
     Annotations, CallToolResult, Content, Contents, IntoToolOutput, StateMap, Tool, ToolBuildError,
-    ToolDef, ToolSpec, ToolTable, UnknownToolPolicy,
+    ToolDef, ToolSet, ToolSpec, ToolTable, UnknownToolPolicy,
 };
 
 #[doc(inline)]
-pub use mcp_macros::{tool, tools};
+pub use mcp_macros::{tool, toolbox, tools};
 
 /// The items a tool author needs.
 pub mod prelude {
     pub use crate::{
         CallToolResult, Content, Context, ProtocolError, StateMap, ToolError, ToolTable, tool,
-        tools,
+        toolbox, tools,
     };
     pub use crate::{Elicitation, LogLevel, Server};
     pub use schemars::JsonSchema;

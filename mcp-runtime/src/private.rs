@@ -18,9 +18,9 @@ pub use crate::tool::call::CallParts;
 pub use crate::tool::content::CallToolResult;
 pub use crate::tool::handler::{boxed, boxed_blocking, inject, state_req, take_arg, to_json};
 pub use crate::tool::output::{IntoToolOutput, ToolOutput};
-pub use crate::tool::state::StateMap;
-pub use crate::tool::table::ToolTable;
-pub use crate::tool::{Annotations, StateReq, ToolDef, ToolSpec};
+pub use crate::tool::state::{ReceiverFns, SharedReceiver, StateMap, receiver_fns};
+pub use crate::tool::table::{ToolTable, shares_name};
+pub use crate::tool::{Annotations, StateReq, ToolDef, ToolSet, ToolSpec};
 pub use futures_util::future::BoxFuture;
 pub use schemars;
 pub use serde_json;
@@ -276,22 +276,6 @@ impl<T: NumArg> NumArg for Option<T> {
 /// Checks that `T` is a number argument.
 pub const fn assert_num_arg<T: NumArg>() {}
 
-/// Byte-wise string equality usable in constants: `tools![…]` compares published names with it.
-pub const fn same_name(a: &str, b: &str) -> bool {
-    let (a, b) = (a.as_bytes(), b.as_bytes());
-    if a.len() != b.len() {
-        return false;
-    }
-    let mut i = 0;
-    while i < a.len() {
-        if a[i] != b[i] {
-            return false;
-        }
-        i += 1;
-    }
-    true
-}
-
 // ---- one checked entry point per type ------------------------------------------------------------
 //
 // The generated code names each argument, injected and return type once, in a nested fn that
@@ -450,13 +434,18 @@ pub const fn bound_is_whole(range: NumRange, bound: NumBound) -> bool {
 pub trait DefaultOnOption {}
 
 impl PlainArg {
-    /// A required argument may have a default.
-    pub const fn check_default<T>(&self, _: &ArgProbe<T>) {}
+    /// A required argument may have a default: the value `default = …` computes.
+    pub fn default_of<T>(&self, _: &ArgProbe<T>, value: impl FnOnce() -> T) -> T {
+        value()
+    }
 }
 
 impl OptionArg {
-    /// An optional argument may not: its bound holds for no type.
-    pub fn check_default<T: DefaultOnOption>(&self, _: &ArgProbe<T>) {}
+    /// An optional argument may not: its bound holds for no type. The value is taken as any type
+    /// `D`, so that rustc does not also suggest wrapping it in `Some(…)`.
+    pub fn default_of<T: DefaultOnOption, D>(&self, _: &ArgProbe<T>, _: impl FnOnce() -> D) -> T {
+        unreachable!("`DefaultOnOption` is implemented by no type")
+    }
 }
 
 // ---- injected types and async bodies -----------------------------------------------------------------

@@ -12,6 +12,7 @@ pub(super) const IDEMPOTENT: &str = "idempotent";
 pub(super) const INLINE: &str = "inline";
 pub(super) const OPEN_WORLD: &str = "open_world";
 pub(super) const CRATE: &str = "crate";
+pub(super) const RENAME_ALL: &str = "rename_all";
 
 pub(super) const PATTERN: &str = "pattern";
 pub(super) const MINIMUM: &str = "minimum";
@@ -40,8 +41,12 @@ pub(super) const TOOL_KEYS: &[&str] = &[
     IDEMPOTENT,
     OPEN_WORLD,
     INLINE,
+    RENAME_ALL,
     CRATE,
 ];
+
+/// Every key `#[toolbox(...)]` accepts: what its `#[tool]` methods share.
+pub(super) const TOOLBOX_KEYS: &[&str] = &[RENAME_ALL, CRATE];
 
 /// Every key `#[arg(...)]` accepts, aliases included.
 pub(super) const ARG_KEYS: &[&str] = &[

@@ -1,15 +1,14 @@
 //! `#[tool(...)]`: the tool's name, title, description, annotation hints and the runtime's path.
 
 use proc_macro2::TokenStream;
-use syn::punctuated::Punctuated;
-use syn::{Meta, Token};
 
+use super::case::{RenameRule, parse_rename_rule};
 use super::keys::{
-    CRATE, DESCRIPTION, DESTRUCTIVE, IDEMPOTENT, INLINE, NAME, OPEN_WORLD, READ_ONLY, TITLE,
-    TOOL_KEYS, path_text, unknown_key,
+    CRATE, DESCRIPTION, DESTRUCTIVE, IDEMPOTENT, INLINE, NAME, OPEN_WORLD, READ_ONLY, RENAME_ALL,
+    TITLE, TOOL_KEYS, TOOLBOX_KEYS, path_text, unknown_key,
 };
 use super::slot::Attr;
-use super::value::{parse_bool, parse_crate, parse_str};
+use super::value::{parse_bool, parse_crate, parse_metas, parse_str};
 use crate::ctxt::Ctxt;
 
 /// The keys of `#[tool(...)]` as written.
@@ -23,11 +22,24 @@ pub(crate) struct ToolAttrs {
     pub open_world: Attr<bool>,
     /// Run a synchronous body on the task that serves the request instead of the blocking pool.
     pub inline: Attr<bool>,
+    /// The case every argument's published name is written in, unless renamed.
+    pub rename_all: Attr<RenameRule>,
     pub krate: Attr<TokenStream>,
 }
 
 impl ToolAttrs {
     pub(crate) fn from_tokens(cx: &Ctxt, tokens: TokenStream) -> Self {
+        Self::parse(cx, tokens, "#[tool]", TOOL_KEYS)
+    }
+
+    /// The keys of `#[toolbox(...)]`: those of `#[tool]` that its methods share, each tool's own
+    /// key winning.
+    pub(crate) fn for_toolbox(cx: &Ctxt, tokens: TokenStream) -> Self {
+        Self::parse(cx, tokens, "#[toolbox]", TOOLBOX_KEYS)
+    }
+
+    /// The keys `valid` allows; any other is an unknown key of `attr`.
+    fn parse(cx: &Ctxt, tokens: TokenStream, attr: &str, valid: &[&str]) -> Self {
         let mut attrs = ToolAttrs {
             name: Attr::none(NAME),
             title: Attr::none(TITLE),
@@ -37,24 +49,17 @@ impl ToolAttrs {
             idempotent: Attr::none(IDEMPOTENT),
             open_world: Attr::none(OPEN_WORLD),
             inline: Attr::none(INLINE),
+            rename_all: Attr::none(RENAME_ALL),
             krate: Attr::none(CRATE),
         };
-        if tokens.is_empty() {
-            return attrs;
-        }
-        let metas = match syn::parse::Parser::parse2(
-            Punctuated::<Meta, Token![,]>::parse_terminated,
-            tokens,
-        ) {
-            Ok(m) => m,
-            Err(e) => {
-                cx.syn_error(e);
-                return attrs;
-            }
-        };
-        for meta in &metas {
+        for meta in &parse_metas(cx, tokens) {
             let key = meta.path();
-            match path_text(key).as_str() {
+            let written = path_text(key);
+            if !valid.contains(&written.as_str()) {
+                unknown_key(cx, attr, key, valid);
+                continue;
+            }
+            match written.as_str() {
                 NAME => attrs.name.read(cx, meta, parse_str),
                 TITLE => attrs.title.read(cx, meta, parse_str),
                 DESCRIPTION => attrs.description.read(cx, meta, parse_str),
@@ -63,8 +68,10 @@ impl ToolAttrs {
                 DESTRUCTIVE => attrs.destructive.read(cx, meta, parse_bool),
                 IDEMPOTENT => attrs.idempotent.read(cx, meta, parse_bool),
                 OPEN_WORLD => attrs.open_world.read(cx, meta, parse_bool),
+                RENAME_ALL => attrs.rename_all.read(cx, meta, parse_rename_rule),
                 CRATE => attrs.krate.read(cx, meta, parse_crate),
-                _ => unknown_key(cx, "#[tool]", key, TOOL_KEYS),
+                // Not in `valid`: reported above.
+                _ => {}
             }
         }
         attrs

@@ -3,12 +3,27 @@
 
 use proc_macro2::TokenStream;
 use quote::ToTokens;
+use syn::punctuated::Punctuated;
 use syn::spanned::Spanned;
-use syn::{Expr, ExprLit, Lit, LitStr, Meta, UnOp};
+use syn::{Expr, ExprLit, Lit, LitStr, Meta, Token, UnOp};
 
 use super::keys::path_text;
 use super::slot::{Num, Sp};
 use crate::ctxt::Ctxt;
+
+/// The `key = value, ...` list of an attribute macro's arguments; a syntax error is reported.
+pub(super) fn parse_metas(cx: &Ctxt, tokens: TokenStream) -> Vec<Meta> {
+    if tokens.is_empty() {
+        return Vec::new();
+    }
+    match syn::parse::Parser::parse2(Punctuated::<Meta, Token![,]>::parse_terminated, tokens) {
+        Ok(m) => m.into_iter().collect(),
+        Err(e) => {
+            cx.syn_error(e);
+            Vec::new()
+        }
+    }
+}
 
 /// The value of `key = value`; `form` shows the expected syntax in the error.
 pub(super) fn value_of<'a>(cx: &Ctxt, meta: &'a Meta, form: &str) -> Option<&'a Expr> {

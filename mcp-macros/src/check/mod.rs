@@ -23,6 +23,7 @@ use bounds::{check_count_bounds, check_num_bounds};
 use hints::{check_hints, check_inline};
 use names::{check_name, check_rename, check_unique_arg_names};
 use pattern::check_pattern;
+pub(crate) use signature::check_generics;
 use signature::check_signature;
 use text::{check_arg_description, check_description, check_title};
 use values::{check_default_literal, check_one_of_unique};

@@ -1,6 +1,6 @@
 //! A tool is a plain function the generated handler can call: no qualifiers, no generics.
 
-use syn::Signature;
+use syn::{Generics, Signature};
 
 use crate::ctxt::Ctxt;
 
@@ -23,15 +23,20 @@ pub(super) fn check_signature(cx: &Ctxt, sig: &Signature) {
     if let Some(v) = &sig.variadic {
         cx.error_spanned_by(v, "a tool cannot be variadic");
     }
-    if !sig.generics.params.is_empty() {
-        cx.error_spanned_by(
-            &sig.generics,
-            "a tool cannot be generic: its schema is published for concrete types; use concrete types (borrowed state `&T` needs no lifetime parameter)",
-        );
-    } else if let Some(w) = &sig.generics.where_clause {
-        cx.error_spanned_by(
-            w.where_token,
-            "a tool cannot have a `where` clause: use concrete types",
-        );
+    check_generics(
+        cx,
+        &sig.generics,
+        "a tool cannot be generic: its schema is published for concrete types; use concrete types (borrowed state `&T` needs no lifetime parameter)",
+        "a tool cannot have a `where` clause: use concrete types",
+    );
+}
+
+/// No generic parameters and no `where` clause: `generic` is the error at the parameters,
+/// `where_clause` the one at `where` (reported only without parameters, which explain it).
+pub(crate) fn check_generics(cx: &Ctxt, generics: &Generics, generic: &str, where_clause: &str) {
+    if !generics.params.is_empty() {
+        cx.error_spanned_by(generics, generic);
+    } else if let Some(w) = &generics.where_clause {
+        cx.error_spanned_by(w.where_token, where_clause);
     }
 }

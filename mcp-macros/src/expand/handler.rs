@@ -71,8 +71,13 @@ pub fn expand_handler(tool: &ToolFn, paths: &Paths) -> TokenStream {
             }
             Param::Inject(inj) => {
                 let ty = &inj.ty;
+                let ty = if inj.by_value {
+                    quote!(#ty)
+                } else {
+                    quote!(&#ty)
+                };
                 injects.extend(quote! {
-                    let #var: &#ty = (#fns().get)(&__mcp_parts)?;
+                    let #var: #ty = (#fns().get)(&__mcp_parts)?;
                 });
             }
         }
@@ -80,10 +85,11 @@ pub fn expand_handler(tool: &ToolFn, paths: &Paths) -> TokenStream {
 
     // -- the call and the conversion --
     let ident = tool.ident();
+    let path = tool.call_path();
     let call = if tool.is_async() {
-        quote!(#ident(#(#bindings),*).await)
+        quote!(#path(#(#bindings),*).await)
     } else {
-        quote!(#ident(#(#bindings),*))
+        quote!(#path(#(#bindings),*))
     };
     let mutability = tool.args().next().map(|_| quote!(mut));
     let body = quote! {
@@ -127,7 +133,7 @@ pub fn expand_handler(tool: &ToolFn, paths: &Paths) -> TokenStream {
 /// reported at that parameter's type. Two `&Context` parameters would be the same borrow twice.
 pub fn expand_injected_once(tool: &ToolFn, paths: &Paths) -> TokenStream {
     let injected_once = paths.injected_once();
-    let ident = tool.ident();
+    let ident = tool.def_ident();
     let mut out = TokenStream::new();
     for p in &tool.params {
         if let Param::Inject(inj) = p {

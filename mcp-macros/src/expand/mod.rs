@@ -1,9 +1,11 @@
 //! Code generation for `#[tool]`: the user's function unchanged, then a struct of the same name
-//! whose `ToolDef::spec()` holds the pieces emitted by the sibling modules. Reads only the model.
+//! whose `ToolDef::spec()` holds the pieces emitted by the sibling modules; for `#[toolbox]`, the
+//! impl block, one such struct per method and the type's `ToolSet`. Reads only the model.
 
 mod handler;
 mod register;
 mod schema;
+mod toolbox;
 mod validate;
 
 use proc_macro2::TokenStream;
@@ -11,10 +13,24 @@ use quote::quote;
 
 use crate::model::ToolFn;
 
-pub use register::{expand_registration, expand_tools};
+pub use register::{expand_registration, expand_single_set, expand_tools};
+pub use toolbox::expand_toolbox;
 
 /// The expansion of a `#[tool]` function that passed every check.
 pub fn expand_tool(tool: &ToolFn) -> TokenStream {
+    let original = &tool.original;
+    let def = expand_def(tool);
+    let set = expand_single_set(&tool.def_ident(), &tool.paths());
+    quote! {
+        #original
+        #def
+        #set
+    }
+}
+
+/// The struct carrying a tool's `ToolDef` (beside a free function, or in the items a `#[toolbox]`
+/// emits after its impl block), for a tool that passed every check.
+pub fn expand_def(tool: &ToolFn) -> TokenStream {
     let paths = tool.paths();
     let contracts = validate::expand_contracts(tool, &paths);
     let defaults = schema::expand_defaults(tool, &paths);
@@ -24,9 +40,13 @@ pub fn expand_tool(tool: &ToolFn) -> TokenStream {
     let handler = handler::expand_handler(tool, &paths);
     let spec = register::expand_spec(tool, &paths);
     let name = tool.name().value;
+    let vis = match tool.owner {
+        None => tool.original.vis.clone(),
+        Some(_) => syn::Visibility::Inherited,
+    };
     let registration = expand_registration(
-        tool.ident(),
-        &tool.original.vis,
+        &tool.def_ident(),
+        &vis,
         &paths,
         quote!(#name),
         quote! {
@@ -40,9 +60,7 @@ pub fn expand_tool(tool: &ToolFn) -> TokenStream {
         },
     );
     let injected_once = handler::expand_injected_once(tool, &paths);
-    let original = &tool.original;
     quote! {
-        #original
         #registration
         #injected_once
     }
@@ -61,7 +79,7 @@ pub fn expand_type_checks(tool: &ToolFn) -> TokenStream {
 /// `tokens` with every span set to `span`, paths interpolated from `Paths` included: rustc reports
 /// a call's unmet bound at the whole call, which only lands on the user's token when all of the
 /// call's tokens carry its span.
-fn respan(tokens: TokenStream, span: proc_macro2::Span) -> TokenStream {
+pub(crate) fn respan(tokens: TokenStream, span: proc_macro2::Span) -> TokenStream {
     tokens
         .into_iter()
         .map(|mut tt| {

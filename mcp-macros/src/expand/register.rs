@@ -1,5 +1,6 @@
-//! Registration: the struct named after the function with its `ToolDef` impl, and `tools![…]`,
-//! which collects those impls into a table and rejects duplicates at compile time.
+//! Registration: the struct named after the function with its `ToolDef` impl and its `ToolSet`,
+//! and `tools![…]`, which collects `ToolSet`s (functions and `#[toolbox]` types) into a table and
+//! rejects a name published twice at compile time.
 
 use std::collections::HashMap;
 
@@ -88,6 +89,24 @@ pub fn expand_registration(
     }
 }
 
+/// The `ToolSet` of a free function's struct: the one tool, which `tools![…]` lists by the
+/// function's path.
+pub fn expand_single_set(ident: &Ident, paths: &Paths) -> TokenStream {
+    let tool_set = paths.tool_set();
+    let tool_def = paths.tool_def();
+    let tool_spec = paths.tool_spec();
+    let vec = paths.vec();
+    quote! {
+        #[automatically_derived]
+        impl #tool_set for #ident {
+            const NAMES: &'static [&'static str] = &[#ident::__MCP_NAME];
+            fn specs() -> #vec<#tool_spec> {
+                #vec::from([<#ident as #tool_def>::spec()])
+            }
+        }
+    }
+}
+
 // ---- tools![…] ---------------------------------------------------------------------------------
 
 /// `tools![a, m::b]`, optionally prefixed with `crate = path;`.
@@ -125,9 +144,9 @@ pub fn expand_tools(input: TokenStream) -> TokenStream {
     if let Err(e) = check_tools(&parsed.tools) {
         return tools_fallback(&paths, e);
     }
-    let tool_def = paths.tool_def();
+    let tool_set = paths.tool_set();
     let tool_table = paths.tool_table();
-    let same_name = paths.same_name();
+    let shares_name = paths.shares_name();
     let tools = &parsed.tools;
 
     // -- one compile-time comparison per pair, spanned at the later path --
@@ -135,7 +154,7 @@ pub fn expand_tools(input: TokenStream) -> TokenStream {
     for (j, b) in tools.iter().enumerate() {
         for a in &tools[..j] {
             let msg = format!(
-                "`{}` and `{}` are published under the same tool name; give one of them another `#[tool(name = \"...\")]`",
+                "`{}` and `{}` publish a tool under the same name; give one of the two tools another `#[tool(name = \"...\")]`",
                 path_text(a),
                 path_text(b)
             );
@@ -146,7 +165,7 @@ pub fn expand_tools(input: TokenStream) -> TokenStream {
                 .map_or_else(|| b.span(), |s| s.ident.span());
             checks.extend(quote_spanned! {span=>
                 const _: () = ::core::assert!(
-                    !#same_name(<#a>::__MCP_NAME, <#b>::__MCP_NAME),
+                    !#shares_name(<#a as #tool_set>::NAMES, <#b as #tool_set>::NAMES),
                     #msg
                 );
             });
@@ -155,7 +174,7 @@ pub fn expand_tools(input: TokenStream) -> TokenStream {
     quote! {
         {
             #checks
-            #tool_table::from_specs([#(<#tools as #tool_def>::spec()),*])
+            #tool_table::from_specs([#(<#tools as #tool_set>::specs()),*].into_iter().flatten())
         }
     }
 }
@@ -165,7 +184,7 @@ fn check_tools(tools: &[syn::Path]) -> syn::Result<()> {
     if tools.is_empty() {
         return Err(syn::Error::new(
             Span::call_site(),
-            "`tools![]` needs at least one `#[tool]` function: `tools![my_tool, other_tool]`",
+            "`tools![]` needs at least one `#[tool]` function or `#[toolbox]` type: `tools![my_tool, MyState]`",
         ));
     }
     let mut seen: HashMap<String, &syn::Path> = HashMap::new();

@@ -2,7 +2,7 @@
 //! and the return type's outputSchema. Both go through the runtime's autoref probes so the type
 //! system, not the spelling of a type, decides what is optional and what a `Result` is.
 
-use proc_macro2::TokenStream;
+use proc_macro2::{Delimiter, Group, TokenStream};
 use quote::{quote, quote_spanned};
 use syn::spanned::Spanned;
 
@@ -30,11 +30,14 @@ pub fn expand_defaults(tool: &ToolFn, paths: &Paths) -> TokenStream {
         };
         let f = default_fn(i);
         let ty = &arg.ty;
-        let check = respan(
-            quote!((&__mcp_probe).__mcp_arg_kind().check_default(&__mcp_probe);),
-            key,
-        );
-        let value = quote_spanned!(expr.span()=> let __mcp_default: #ty = #expr;);
+        // The value goes through the argument's kind: a plain type checks it against itself (a
+        // mismatch is reported at the expression), `Option<T>` refuses `default` at the key
+        // without typing the value, so rustc adds no "wrap it in `Some`" to that one error.
+        let default_of = respan(quote!((&__mcp_probe).__mcp_arg_kind().default_of), key);
+        let value = quote_spanned!(expr.span()=> || #expr);
+        let probe = respan(quote!(&__mcp_probe,), key);
+        let mut call = Group::new(Delimiter::Parenthesis, quote!(#probe #value));
+        call.set_span(key);
         out.extend(quote! {
             fn #f() -> #ty {
                 #[allow(unused_imports)]
@@ -42,9 +45,7 @@ pub fn expand_defaults(tool: &ToolFn, paths: &Paths) -> TokenStream {
                 #[allow(unused_imports)]
                 use #plain_kind as _;
                 let __mcp_probe = #arg_probe::<#ty>::new();
-                #check
-                #value
-                __mcp_default
+                #default_of #call
             }
         });
     }

@@ -26,11 +26,14 @@ pub fn expand_contracts(tool: &ToolFn, paths: &Paths) -> TokenStream {
             }
             Param::Inject(inj) => {
                 let ty = &inj.ty;
-                let inject_fns = paths.inject_fns();
-                let inject_fns_of = paths.inject_fns_of();
+                let (fns, fns_of) = if inj.by_value {
+                    (paths.receiver_fns(), paths.receiver_fns_of())
+                } else {
+                    (paths.inject_fns(), paths.inject_fns_of())
+                };
                 out.extend(quote_spanned! {ty.span()=>
-                    fn #f() -> #inject_fns<#ty> {
-                        #inject_fns_of::<#ty>()
+                    fn #f() -> #fns<#ty> {
+                        #fns_of::<#ty>()
                     }
                 });
             }

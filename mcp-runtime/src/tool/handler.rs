@@ -69,13 +69,19 @@ pub fn inject<T: Any + Send + Sync>(parts: &CallParts) -> Result<&T, ToolError> 
     if let Some(ctx) = (&parts.ctx as &dyn Any).downcast_ref::<T>() {
         return Ok(ctx);
     }
-    parts.state.get::<T>().ok_or_else(|| {
-        ToolError::internal(format!(
-            "tool `{}` borrows state of type `{}`, which the server was not given",
-            parts.ctx.tool_name(),
-            std::any::type_name::<T>()
-        ))
-    })
+    parts
+        .state
+        .get::<T>()
+        .ok_or_else(|| missing_state::<T>(parts.ctx.tool_name()))
+}
+
+/// The hidden failure of a tool that borrows state the server was not given (`build` refuses
+/// such a server, so only a table called directly can meet it).
+pub(crate) fn missing_state<T>(tool: &str) -> ToolError {
+    ToolError::internal(format!(
+        "tool `{tool}` borrows state of type `{}`, which the server was not given",
+        std::any::type_name::<T>()
+    ))
 }
 
 /// The state requirement of an injected `&T`, or `None` when `T` is the context.

@@ -3,14 +3,14 @@
 //!
 //! | file | what it holds |
 //! |---|---|
-//! | [`spec`] | [`ToolSpec`] (static, from the macro) and [`Tool`] (built: schemas, validator) |
+//! | [`spec`] | [`ToolSpec`] (static, from the macro), [`ToolSet`] (what `tools![…]` lists) and [`Tool`] (built: schemas, validator) |
 //! | [`table`] | [`ToolTable`]: the tools in declaration order, looked up by name |
 //! | [`call`] | the one call path every transport ends in; error hiding and panic capture |
 //! | [`output`] | return types → outputSchema and the call result |
 //! | [`handler`] | what a generated handler calls at run time (through `__private`) |
 //! | `panic.rs` | panics contained: in tool bodies and in the handling of every request |
 //! | [`content`] | content blocks and [`CallToolResult`] on the wire |
-//! | [`state`] | [`StateMap`]: server state a tool borrows as `&T` |
+//! | [`state`] | [`StateMap`]: server state a tool borrows as `&T` (a `#[toolbox]` method as `&self` or `self: Arc<Self>`) |
 
 pub mod call;
 pub mod content;
@@ -24,6 +24,6 @@ pub mod table;
 pub use call::UnknownToolPolicy;
 pub use content::{CallToolResult, Content};
 pub use output::{Contents, IntoToolOutput};
-pub use spec::{Annotations, StateReq, Tool, ToolBuildError, ToolDef, ToolSpec};
+pub use spec::{Annotations, StateReq, Tool, ToolBuildError, ToolDef, ToolSet, ToolSpec};
 pub use state::StateMap;
 pub use table::ToolTable;

@@ -89,10 +89,24 @@ pub struct ToolSpec {
     pub handler: Handler,
 }
 
-/// Implemented by the struct `#[tool]` emits beside each function; `tools![…]` reads it.
+/// Implemented by the struct `#[tool]` emits beside each function or method.
 pub trait ToolDef {
     /// The tool's static spec.
     fn spec() -> ToolSpec;
+}
+
+/// What `tools![…]` lists: the struct of one `#[tool]` function (one tool), or a type whose
+/// `impl` block carries `#[toolbox]` (its `#[tool]` methods, in order).
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a `#[tool]` function or a `#[toolbox]` type",
+    label = "`tools![...]` lists `#[tool]` functions and types with a `#[toolbox]` impl block",
+    note = "add `#[tool]` to the function, or `#[toolbox]` to the `impl` block whose methods are tools"
+)]
+pub trait ToolSet {
+    /// The published names, in order; `tools![…]` compares them at compile time.
+    const NAMES: &'static [&'static str];
+    /// The tools' static specs, in order.
+    fn specs() -> Vec<ToolSpec>;
 }
 
 /// Why a tool's contract cannot be served.

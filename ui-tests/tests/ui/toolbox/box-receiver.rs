@@ -1,0 +1,17 @@
+use mcp_runtime::prelude::*;
+
+struct Counter(u32);
+
+#[toolbox]
+impl Counter {
+    /// Reads the count.
+    #[tool]
+    fn read(self: Box<Self>) -> u32 {
+        self.0
+    }
+}
+
+fn main() {
+    let _table = tools![Counter];
+    let _ = Box::new(Counter(0)).read();
+}

@@ -1,0 +1,23 @@
+use mcp_runtime::prelude::*;
+
+struct Counter(u32);
+
+#[toolbox]
+impl Counter {
+    /// Reads the count.
+    #[tool]
+    fn read(&self) -> u32 {
+        self.0
+    }
+
+    /// Reads the count twice over.
+    #[tool(name = "read")]
+    fn read_twice(&self) -> u32 {
+        self.0 * 2
+    }
+}
+
+fn main() {
+    let _table = tools![Counter];
+    let _ = (Counter(0).read(), Counter(0).read_twice());
+}
