@@ -12,6 +12,7 @@ use quote::quote;
 use crate::model::ToolFn;
 
 pub use register::{expand_registration, expand_tools};
+pub use validate::type_text;
 
 /// The expansion of a `#[tool]` function that passed every check.
 pub fn expand_tool(tool: &ToolFn) -> TokenStream {
