@@ -156,6 +156,15 @@ fn tagged(#[arg(flatten)] t: Tagged) -> String {
     t.label
 }
 
+/// A struct with a flattened enum, taken as an ordinary argument.
+#[tool]
+fn tag(t: Tagged) -> String {
+    match t.shape {
+        Shape::Circle { radius } => format!("{} {radius}", t.label),
+        Shape::Square { side } => format!("{} {side}", t.label),
+    }
+}
+
 /// A flattened value that is not a struct.
 #[tool]
 fn not_a_struct(#[arg(flatten)] n: u32) -> u32 {
@@ -163,7 +172,7 @@ fn not_a_struct(#[arg(flatten)] n: u32) -> u32 {
 }
 
 fn served() -> (ToolTable, Arc<StateMap>) {
-    let table = tools![search, search_page, label, draw];
+    let table = tools![search, search_page, label, draw, tag];
     assert_eq!(table.check(), []);
     (table, Arc::new(StateMap::new()))
 }
@@ -374,4 +383,19 @@ async fn a_type_that_opts_in_to_extra_keys_accepts_them() {
     );
     let extra = json!({"style": {}, "loose": {"name": "a", "extra": 1}});
     assert_eq!(returns("draw", extra).await, json!("None a"));
+}
+
+#[tokio::test]
+async fn beside_a_one_of_the_branch_keys_are_declared_and_others_refused() {
+    let t = schema_of("tag");
+    let t = &t["properties"]["t"];
+    assert_eq!(t["unevaluatedProperties"], json!(false));
+    assert_eq!(t.get("additionalProperties"), None);
+    assert_eq!(t["oneOf"][0].get("additionalProperties"), None);
+    let circle = json!({"t": {"label": "a", "kind": "circle", "radius": 2.5}});
+    assert_eq!(returns("tag", circle).await, json!("a 2.5"));
+    let typo = json!({"t": {"label": "a", "kind": "square", "side": 1, "sied": 2}});
+    refuses("tag", typo, "sied").await;
+    let other_branch = json!({"t": {"label": "a", "kind": "square", "side": 1, "radius": 2}});
+    refuses("tag", other_branch, "radius").await;
 }
