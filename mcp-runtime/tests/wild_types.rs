@@ -37,7 +37,8 @@ fn draw(spec: Draw) -> String {
     format!("drew {}: {:?}", spec.label, spec.shape)
 }
 
-/// The same without `deny_unknown_fields`, which serde can deserialize (see `Expect::Serde`).
+/// The same without `deny_unknown_fields`, which serde can deserialize (see `Expect::Serde`); its
+/// schema is closed all the same (`unevaluatedProperties: false` beside the enum's `oneOf`).
 #[derive(Debug, Deserialize, JsonSchema)]
 pub struct DrawOpen {
     pub label: String,
@@ -45,7 +46,7 @@ pub struct DrawOpen {
     pub shape: Shape,
 }
 
-/// Draw a shape, extra keys ignored.
+/// Draw a shape.
 #[tool]
 fn draw_open(spec: DrawOpen) -> String {
     format!("drew {}: {:?}", spec.label, spec.shape)
@@ -247,7 +248,8 @@ async fn wild_types_are_served_and_validated_like_jsonschema() {
         ("draw", json!({"spec": {"label": "a", "kind": "circle"}}), Refused("/spec: ")),
         ("draw", json!({"spec": {"label": 5, "kind": "circle", "r": 1}}), Refused("/spec/label: must be a string")),
         ("draw_open", json!({"spec": {"label": "a", "kind": "circle", "r": 1.0}}), Body),
-        ("draw_open", json!({"spec": {"label": "a", "kind": "square", "side": 2, "extra": 1}}), Body),
+        ("draw_open", json!({"spec": {"label": "a", "kind": "square", "side": 2}}), Body),
+        ("draw_open", json!({"spec": {"label": "a", "kind": "square", "side": 2, "extra": 1}}), Refused("/spec: unknown property \"extra\"")),
         ("draw_open", json!({"spec": {"label": "a", "kind": "hexagon", "r": 1}}), Refused("/spec: ")),
         // flatten of a struct
         ("flat_struct", json!({"v": {"name": "n", "a": 7}}), Body),
@@ -256,9 +258,10 @@ async fn wild_types_are_served_and_validated_like_jsonschema() {
         // flatten of a catch-all map
         ("catch_all", json!({"v": {"name": "n", "anything": [1, {"b": null}]}}), Body),
         ("catch_all", json!({"v": {"name": 1, "x": 2}}), Refused("/v/name: must be a string")),
-        // internally tagged, without and with deny_unknown_fields
+        // internally tagged, without and with deny_unknown_fields: each variant's object is closed
+        // either way (strict objects), so a key of no variant is refused
         ("loose", json!({"v": {"type": "Cat", "lives": 9}}), Body),
-        ("loose", json!({"v": {"type": "Dog", "bark": true}}), Body),
+        ("loose", json!({"v": {"type": "Dog", "bark": true}}), Refused("/v")),
         ("loose", json!({"v": {"type": "Cow"}}), Refused("/v: ")),
         ("loose", json!({"v": {"type": "Cat", "lives": -1}}), Refused("/v")),
         ("strict", json!({"v": {"type": "Dog"}}), Body),
