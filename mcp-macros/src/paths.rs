@@ -51,6 +51,10 @@ private_paths! {
     boxed => boxed;
     arg_fns => ArgFns;
     inject_fns => InjectFns;
+    flat_fns => FlatFns;
+    flat_fns_of => flat_fns;
+    flat_keys => FlatKeys;
+    once_lock => std::sync::OnceLock;
     inject_fns_of => inject_fns;
     ret_fns => RetFns;
     to_json => to_json;

@@ -13,10 +13,12 @@ use serde::de::DeserializeOwned;
 
 pub use crate::context::Context;
 pub use crate::error::{IntoToolError, ToolError};
-pub use crate::schema::{ArgSpec, Constraints, InputSchema, Num, OutputSchema};
+pub use crate::schema::{ArgSpec, Constraints, FlatKeys, InputSchema, Num, OutputSchema};
 pub use crate::tool::call::CallParts;
 pub use crate::tool::content::CallToolResult;
-pub use crate::tool::handler::{boxed, boxed_blocking, inject, state_req, take_arg, to_json};
+pub use crate::tool::handler::{
+    FlatFns, boxed, boxed_blocking, inject, state_req, take_arg, take_flat, to_json,
+};
 pub use crate::tool::output::{IntoToolOutput, ToolOutput};
 pub use crate::tool::state::{ReceiverFns, SharedReceiver, StateMap, receiver_fns};
 pub use crate::tool::table::{ToolTable, shares_name};
@@ -312,6 +314,16 @@ impl PlainArg {
             take: take_arg::<T>,
             absent: |parts, name| PlainArg.absent(&ArgProbe::<T>::new(), parts, name),
         }
+    }
+}
+
+/// The operations on a flattened argument type.
+pub fn flat_fns<T: ArgType>() -> FlatFns<T> {
+    let (declare, keys) = (InputSchema::flatten::<T>, crate::schema::flat_keys::<T>);
+    FlatFns {
+        declare,
+        keys,
+        take: take_flat::<T>,
     }
 }
 

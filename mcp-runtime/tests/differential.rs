@@ -12,6 +12,7 @@ use std::sync::Arc;
 
 use mcp_runtime::__private::{ArgSpec, Constraints, InputSchema, Num};
 use mcp_runtime::prelude::*;
+use mcp_runtime::schema::{FlatKeys, flat_keys};
 use mcp_runtime::validate::Validator;
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value, json};
@@ -81,6 +82,79 @@ enum Colour {
     Green,
 }
 
+/// Flattened into a tool's arguments: renames, a default, an optional field, a nested struct.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+#[allow(dead_code)]
+struct Search {
+    #[schemars(length(min = 1, max = 5))]
+    query: String,
+    #[serde(default = "three")]
+    #[schemars(range(min = 1, max = 9))]
+    max_results: u8,
+    tag: Option<String>,
+    #[serde(default)]
+    style: Style,
+}
+
+fn three() -> u8 {
+    3
+}
+
+/// A nested struct without `deny_unknown_fields`: closed all the same.
+#[derive(Debug, Default, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+#[allow(dead_code)]
+struct Style {
+    #[serde(default)]
+    color_hex: Option<String>,
+    #[serde(default)]
+    large: bool,
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+#[allow(dead_code)]
+struct Paging {
+    #[serde(default)]
+    offset: u16,
+}
+
+/// A catch-all map: the undeclared arguments.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[allow(dead_code)]
+struct Extras {
+    owner: String,
+    #[serde(flatten)]
+    rest: BTreeMap<String, u8>,
+}
+
+/// A flattened enum: `oneOf` beside the properties, closed with `unevaluatedProperties`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[allow(dead_code)]
+struct Labeled {
+    label: String,
+    #[serde(flatten)]
+    shape: Shape,
+}
+
+/// A flattened struct: its properties merged into the parent's.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[allow(dead_code)]
+struct Merged {
+    id: u32,
+    #[serde(flatten)]
+    style: Style,
+}
+
+/// Opts in to extra keys.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[schemars(extend("additionalProperties" = true))]
+#[allow(dead_code)]
+struct Loose {
+    name: String,
+}
+
 // ---- cases built with InputSchema ----------------------------------------------------------------
 
 type Check = Box<dyn Fn(&Value) -> Result<(), String>>;
@@ -91,6 +165,8 @@ struct Arg {
     name: &'static str,
     check: Check,
     gap: Option<fn(&Value) -> bool>,
+    /// For a flattened argument: the keys its struct takes from the top level.
+    flat: Option<FlatKeys>,
 }
 
 /// One schema under test, with the deserializer of every argument it declares.
@@ -166,7 +242,16 @@ impl CaseBuilder {
             name,
             check,
             gap: None,
+            flat: None,
         });
+        self
+    }
+
+    /// Declares a flattened argument (`#[arg(flatten)]`).
+    fn flat<T: JsonSchema + DeserializeOwned>(mut self, name: &'static str) -> Self {
+        self.input.flatten::<T>(name);
+        self = self.record(name, check_of::<T>());
+        self.args.last_mut().expect("an argument").flat = Some(flat_keys::<T>());
         self
     }
 
@@ -177,6 +262,7 @@ impl CaseBuilder {
     }
 
     fn build(self) -> Case {
+        assert_eq!(self.input.problems(), [] as [String; 0], "{}", self.name);
         Case {
             name: self.name.to_owned(),
             schema: self.input.finish(),
@@ -282,6 +368,29 @@ fn cases() -> Vec<Case> {
             .opt::<Tree>("spare", none())
             .build(),
     ]
+}
+
+/// `#[arg(flatten)]` structs beside ordinary arguments, a catch-all map, and strict objects: nested
+/// structs closed with `additionalProperties`, or beside a flattened enum's `oneOf` with
+/// `unevaluatedProperties`, and a type that opts in to extra keys.
+fn flatten_cases() -> Vec<Case> {
+    let shop = constraints!(min_length: 1);
+    let flattened = CaseBuilder::new("flattened").arg::<String>("shop", shop);
+    let flattened = flattened.flat::<Search>("params").flat::<Paging>("page");
+    let catch_all = CaseBuilder::new("flattened catch-all").flat::<Extras>("extras");
+    let catch_all = catch_all.defaulted::<bool>("dry_run", json!(false), none());
+    let strict = CaseBuilder::new("strict objects").arg::<Style>("style", none());
+    let strict = strict
+        .opt::<Merged>("merged", none())
+        .opt::<Loose>("loose", none());
+    let strict = strict.opt::<Vec<Style>>("styles", none());
+    // Optional: a present `Labeled` is accepted about one time in twenty (the generator draws
+    // its keys from every branch at once), so an absent one keeps the accepted share up.
+    let one_of = CaseBuilder::new("strict beside a oneOf").opt::<Labeled>("labeled", none());
+    [flattened, catch_all, strict, one_of]
+        .into_iter()
+        .map(CaseBuilder::build)
+        .collect()
 }
 
 /// A closed object schema whose properties are each `{"type": ty, "format": ...}`, in order, then
@@ -1201,7 +1310,17 @@ fn run_case(case: &Case, seed: u64) -> Counts {
             panic!("{}: accepted a non-object {args}", case.name)
         };
         for arg in &case.args {
-            let Some(v) = map.get(arg.name) else { continue };
+            let flattened;
+            let v = match &arg.flat {
+                Some(keys) => {
+                    flattened = flat_value(map, keys, &case.args);
+                    &flattened
+                }
+                None => match map.get(arg.name) {
+                    Some(v) => v,
+                    None => continue,
+                },
+            };
             match (arg.check)(v) {
                 Ok(()) => {}
                 // A documented gap: the call path reports it as invalid arguments.
@@ -1257,11 +1376,29 @@ fn run_case(case: &Case, seed: u64) -> Counts {
     counts
 }
 
+/// What a flattened argument receives from the accepted arguments: the keys its struct publishes,
+/// and with a catch-all map every key no other argument declares.
+fn flat_value(args: &Map<String, Value>, keys: &FlatKeys, all: &[Arg]) -> Value {
+    let declared = |k: &String| {
+        all.iter().any(|a| match &a.flat {
+            Some(f) => f.names.contains(k),
+            None => a.name == k,
+        })
+    };
+    let taken = args
+        .iter()
+        .filter(|(k, _)| keys.names.contains(k) || (keys.catch_all && !declared(k)));
+    Value::Object(taken.map(|(k, v)| (k.clone(), v.clone())).collect())
+}
+
 #[test]
 fn agrees_with_jsonschema_on_input_schemas() {
     let mut total = Counts::default();
-    for (i, case) in cases().iter().chain(raw_cases().iter()).enumerate() {
-        let c = run_case(case, 0x9E37_79B9_7F4A_7C15 ^ (i as u64 + 1));
+    let all = [cases(), raw_cases(), flatten_cases()]
+        .into_iter()
+        .flatten();
+    for (i, case) in all.enumerate() {
+        let c = run_case(&case, 0x9E37_79B9_7F4A_7C15 ^ (i as u64 + 1));
         total.inputs += c.inputs;
         total.disagreements += c.disagreements;
         total.gaps += c.gaps;
@@ -1302,9 +1439,21 @@ async fn lookup(
     task_id
 }
 
+/// Search a shop: three flattened structs, one with a catch-all map, beside an argument.
+#[tool]
+fn search_shop(
+    #[arg(min_length = 1)] shop: String,
+    #[arg(flatten)] params: Search,
+    #[arg(flatten)] page: Paging,
+    #[arg(flatten)] extras: Extras,
+) -> String {
+    let _ = (params, page, extras);
+    shop
+}
+
 #[tokio::test]
 async fn agrees_with_jsonschema_through_the_tool_table() {
-    let table = tools![add_task, lookup];
+    let table = tools![add_task, lookup, search_shop];
     let state = Arc::new(StateMap::new());
     for (i, tool) in table.iter().enumerate() {
         let schema = tool.input_schema().clone();

@@ -7,11 +7,13 @@ use syn::{Expr, LitStr, Meta, Token};
 
 use super::keys::{
     ARG_KEYS, DEFAULT, DESCRIPTION, EXCLUSIVE_MAX, EXCLUSIVE_MAXIMUM, EXCLUSIVE_MIN,
-    EXCLUSIVE_MINIMUM, MAX, MAX_ITEMS, MAX_LENGTH, MAXIMUM, MIN, MIN_ITEMS, MIN_LENGTH, MINIMUM,
-    ONE_OF, PATTERN, RENAME, path_text, unknown_key,
+    EXCLUSIVE_MINIMUM, FLATTEN, MAX, MAX_ITEMS, MAX_LENGTH, MAXIMUM, MIN, MIN_ITEMS, MIN_LENGTH,
+    MINIMUM, ONE_OF, PATTERN, RENAME, path_text, unknown_key,
 };
 use super::slot::{Attr, Num, Sp};
-use super::value::{parse_count, parse_list, parse_lit_str, parse_num, parse_str, value_of};
+use super::value::{
+    parse_bool, parse_count, parse_list, parse_lit_str, parse_num, parse_str, value_of,
+};
 use crate::ctxt::Ctxt;
 
 /// The keys of one parameter's `#[arg(...)]` attributes as written.
@@ -31,6 +33,8 @@ pub(crate) struct ArgAttrs {
     pub min_items: Attr<u64>,
     pub max_items: Attr<u64>,
     pub one_of: Attr<Vec<Expr>>,
+    /// `flatten`: the argument's struct fields are published as the tool's own arguments.
+    pub flatten: Attr<bool>,
 }
 
 impl ArgAttrs {
@@ -50,6 +54,7 @@ impl ArgAttrs {
             min_items: Attr::none(MIN_ITEMS),
             max_items: Attr::none(MAX_ITEMS),
             one_of: Attr::none(ONE_OF),
+            flatten: Attr::none(FLATTEN),
         }
     }
 
@@ -97,9 +102,15 @@ impl ArgAttrs {
                     self.exclusive_maximum.read(cx, meta, parse_num)
                 }
                 ONE_OF => self.one_of.read(cx, meta, parse_list),
+                FLATTEN => self.flatten.read(cx, meta, parse_bool),
                 _ => unknown_key(cx, "#[arg]", key, ARG_KEYS),
             }
         }
+    }
+
+    /// True for `#[arg(flatten)]` (or `flatten = true`).
+    pub(crate) fn is_flatten(&self) -> bool {
+        self.flatten.value() == Some(&true)
     }
 
     /// The slots holding a numeric bound, in the order they are published.

@@ -30,6 +30,7 @@ pub(super) const MAX_ITEMS: &str = "max_items";
 pub(super) const ONE_OF: &str = "one_of";
 pub(super) const DEFAULT: &str = "default";
 pub(super) const RENAME: &str = "rename";
+pub(super) const FLATTEN: &str = "flatten";
 
 /// Every key `#[tool(...)]` accepts, in the order error messages list them.
 pub(super) const TOOL_KEYS: &[&str] = &[
@@ -67,6 +68,7 @@ pub(super) const ARG_KEYS: &[&str] = &[
     MIN_ITEMS,
     MAX_ITEMS,
     ONE_OF,
+    FLATTEN,
 ];
 
 /// The key as written: `name`, or `a::b` for a (wrong) path key.

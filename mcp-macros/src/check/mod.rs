@@ -9,8 +9,10 @@
 //! - `pattern`: `pattern` is a portable ECMA-262 regular expression.
 //! - `values`: `one_of` lists each value once; a literal `default` meets the argument's constraints.
 //! - `literal`: values written as literals, as `values` reads them.
+//! - `flatten`: `#[arg(flatten)]` takes no other key, and one struct type is flattened once.
 
 mod bounds;
+mod flatten;
 mod hints;
 mod literal;
 mod names;
@@ -20,6 +22,7 @@ mod text;
 mod values;
 
 use bounds::{check_count_bounds, check_num_bounds};
+use flatten::{check_flatten_keys, check_flatten_once};
 use hints::{check_hints, check_inline};
 use names::{check_name, check_rename, check_unique_arg_names};
 use pattern::check_pattern;
@@ -54,6 +57,8 @@ pub(crate) fn check(cx: &Ctxt, tool: &ToolFn) {
         check_arg_description(cx, arg);
         check_one_of_unique(cx, arg);
         check_default_literal(cx, arg);
+        check_flatten_keys(cx, arg);
     }
     check_unique_arg_names(cx, tool);
+    check_flatten_once(cx, tool);
 }

@@ -68,7 +68,8 @@ pub(super) fn check_rename(cx: &Ctxt, arg: &ToolArg) {
 /// Two arguments published under one name would be one property in the schema.
 pub(super) fn check_unique_arg_names(cx: &Ctxt, tool: &ToolFn) {
     let mut seen: HashMap<String, Span> = HashMap::new();
-    for arg in tool.args() {
+    // A flattened argument publishes its struct's fields, not its own name.
+    for arg in tool.args().filter(|a| !a.attrs.is_flatten()) {
         let Sp { value, span, .. } = arg.name();
         if let Some(first) = seen.get(&value) {
             cx.error_with_note(

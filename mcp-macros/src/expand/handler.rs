@@ -47,11 +47,13 @@ pub fn expand_handler(tool: &ToolFn, paths: &Paths) -> TokenStream {
     let mut takes = TokenStream::new();
     let mut injects = TokenStream::new();
     let mut bindings = Vec::new();
+    let flat = expand_flat_takes(tool, paths);
     for (i, p) in tool.params.iter().enumerate() {
         let var = binding(i);
         let fns = type_fns(i);
         bindings.push(var.clone());
         match p {
+            Param::Arg(arg) if arg.attrs.is_flatten() => {}
             Param::Arg(arg) => {
                 let ty = &arg.ty;
                 let name = arg.name().value;
@@ -92,8 +94,13 @@ pub fn expand_handler(tool: &ToolFn, paths: &Paths) -> TokenStream {
         quote!(#path(#(#bindings),*))
     };
     let mutability = tool.args().next().map(|_| quote!(mut));
+    let FlatTakes {
+        keys,
+        takes: flat_takes,
+    } = flat;
     let body = quote! {
         #takes
+        #flat_takes
         #injects
         let __mcp_out = #call;
         (__mcp_ret().convert)(__mcp_out, __mcp_parts.wrapped)
@@ -120,12 +127,57 @@ pub fn expand_handler(tool: &ToolFn, paths: &Paths) -> TokenStream {
         quote!(#boxed_blocking(move || { #body }))
     };
     quote! {
+        #keys
         fn __mcp_handler(
             #mutability __mcp_parts: #call_parts,
         ) -> #box_future<'static, #result<#tool_output, #tool_error>> {
             #future
         }
     }
+}
+
+/// The flattened arguments (`#[arg(flatten)]`): the keys each one takes, read once per tool into
+/// a static, and their takes, which run after every ordinary argument is taken so that each
+/// struct receives only what is left for it.
+struct FlatTakes {
+    keys: TokenStream,
+    takes: TokenStream,
+}
+
+fn expand_flat_takes(tool: &ToolFn, paths: &Paths) -> FlatTakes {
+    let flat_keys = paths.flat_keys();
+    let once_lock = paths.once_lock();
+    let mut keys = TokenStream::new();
+    let mut takes = TokenStream::new();
+    let mut all = Vec::new();
+    let flattened = tool.params.iter().enumerate().filter_map(|(i, p)| match p {
+        Param::Arg(arg) if arg.attrs.is_flatten() => Some((i, arg)),
+        _ => None,
+    });
+    for (n, (i, arg)) in flattened.enumerate() {
+        let fns = type_fns(i);
+        let var = binding(i);
+        let ty = &arg.ty;
+        let keys_fn = quote::format_ident!("__mcp_flat_keys_{}", i);
+        keys.extend(quote! {
+            fn #keys_fn() -> &'static #flat_keys {
+                static __MCP_KEYS: #once_lock<#flat_keys> = #once_lock::new();
+                __MCP_KEYS.get_or_init(#fns().keys)
+            }
+        });
+        all.push(quote!(#keys_fn()));
+        takes.extend(quote! {
+            let #var: #ty = (#fns().take)(&mut __mcp_parts, &__mcp_flat_keys, #n)?;
+        });
+    }
+    if !all.is_empty() {
+        let count = all.len();
+        takes = quote! {
+            let __mcp_flat_keys: [&'static #flat_keys; #count] = [#(#all),*];
+            #takes
+        };
+    }
+    FlatTakes { keys, takes }
 }
 
 /// Each injected type is borrowed once: the generated struct implements `InjectedOnce<T>` per

@@ -15,6 +15,7 @@ use crate::model::ToolFn;
 
 pub use register::{expand_registration, expand_single_set, expand_tools};
 pub use toolbox::expand_toolbox;
+pub use validate::type_text;
 
 /// The expansion of a `#[tool]` function that passed every check.
 pub fn expand_tool(tool: &ToolFn) -> TokenStream {

@@ -4,6 +4,7 @@
 
 use proc_macro2::{Delimiter, Group, TokenStream};
 use quote::{quote, quote_spanned};
+use syn::ext::IdentExt;
 use syn::spanned::Spanned;
 
 use super::{default_fn, respan, type_fns};
@@ -62,6 +63,12 @@ pub fn expand_input(tool: &ToolFn, paths: &Paths) -> TokenStream {
         let Param::Arg(arg) = p else { continue };
         let ty = &arg.ty;
         let fns = type_fns(i);
+        if arg.attrs.is_flatten() {
+            // Its struct's fields are declared; the parameter's own name is only for messages.
+            let ident = arg.ident.unraw().to_string();
+            decls.extend(quote!((#fns().declare)(__mcp_b, #ident);));
+            continue;
+        }
         let name = arg.name().value;
         let description = match arg.description() {
             None => quote!(#option::None),

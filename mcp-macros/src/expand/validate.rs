@@ -19,28 +19,42 @@ pub fn expand_contracts(tool: &ToolFn, paths: &Paths) -> TokenStream {
     for (i, p) in tool.params.iter().enumerate() {
         let f = type_fns(i);
         match p {
+            Param::Arg(arg) if arg.attrs.is_flatten() => {
+                let (fns, of) = (paths.flat_fns(), paths.flat_fns_of());
+                out.extend(expand_bundle_fn(&f, &arg.ty, fns, of));
+            }
             Param::Arg(arg) => {
                 let ty = &arg.ty;
                 out.extend(expand_arg_fns(&f, ty, paths));
                 out.extend(expand_constraint_bounds(i, arg, paths));
             }
             Param::Inject(inj) => {
-                let ty = &inj.ty;
-                let (fns, fns_of) = if inj.by_value {
+                let (fns, of) = if inj.by_value {
                     (paths.receiver_fns(), paths.receiver_fns_of())
                 } else {
                     (paths.inject_fns(), paths.inject_fns_of())
                 };
-                out.extend(quote_spanned! {ty.span()=>
-                    fn #f() -> #fns<#ty> {
-                        #fns_of::<#ty>()
-                    }
-                });
+                out.extend(expand_bundle_fn(&f, &inj.ty, fns, of));
             }
         }
     }
     out.extend(expand_ret_fns(tool, paths));
     out
+}
+
+/// `fn f() -> Bundle<T> { bundle_of::<T>() }`, spanned at `T`: the bundle fn's bound is the type's
+/// contract.
+fn expand_bundle_fn(
+    f: &syn::Ident,
+    ty: &syn::Type,
+    bundle: TokenStream,
+    bundle_of: TokenStream,
+) -> TokenStream {
+    quote_spanned! {ty.span()=>
+        fn #f() -> #bundle<#ty> {
+            #bundle_of::<#ty>()
+        }
+    }
 }
 
 fn expand_arg_fns(f: &syn::Ident, ty: &syn::Type, paths: &Paths) -> TokenStream {

@@ -1,9 +1,17 @@
 //! The schema profile: how argument and return types become the published inputSchema and
-//! outputSchema (JSON Schema 2020-12, nested types inlined, pydantic-style optionals).
+//! outputSchema (JSON Schema 2020-12, nested types inlined, pydantic-style optionals, objects
+//! closed to keys they do not declare).
+
+mod flatten;
+mod strict;
+
+use std::collections::HashMap;
 
 use schemars::generate::SchemaSettings;
 use schemars::{JsonSchema, SchemaGenerator};
 use serde_json::{Map, Value, json};
+
+pub use flatten::{FlatKeys, flat_keys};
 
 /// The published output of a tool: its schema, and whether values are wrapped as `{"result": …}`.
 #[derive(Debug, Clone)]
@@ -88,6 +96,13 @@ pub struct InputSchema {
     generator: SchemaGenerator,
     properties: Map<String, Value>,
     required: Vec<Value>,
+    /// Which argument publishes each property, for the message when two do.
+    sources: HashMap<String, String>,
+    /// The flattened struct whose catch-all map takes undeclared keys, and that map's schema.
+    catch_all: Option<String>,
+    additional: Option<Value>,
+    /// What makes these arguments impossible to publish (see [`InputSchema::problems`]).
+    problems: Vec<String>,
 }
 
 impl Default for InputSchema {
@@ -103,6 +118,10 @@ impl InputSchema {
             generator: generator(),
             properties: Map::new(),
             required: Vec::new(),
+            sources: HashMap::new(),
+            catch_all: None,
+            additional: None,
+            problems: Vec::new(),
         }
     }
 
@@ -126,6 +145,13 @@ impl InputSchema {
     }
 
     fn subschema<T: JsonSchema>(&mut self) -> Value {
+        let mut v = self.subschema_open::<T>();
+        strict::close_objects(&mut v);
+        v
+    }
+
+    /// The schema of `T` with the profile applied, its objects not yet closed.
+    fn subschema_open<T: JsonSchema>(&mut self) -> Value {
         let mut v = self.generator.subschema_for::<T>().to_value();
         normalize(&mut v);
         v
@@ -142,6 +168,9 @@ impl InputSchema {
         }
         if let Some(d) = spec.default {
             obj.insert("default".into(), d);
+        }
+        if !self.claim(spec.name, &format!("the argument `{}`", spec.name)) {
+            return;
         }
         if required {
             self.required.push(spec.name.into());
@@ -163,11 +192,15 @@ impl InputSchema {
                 Value::Array(std::mem::take(&mut self.required)),
             );
         }
-        root.insert("additionalProperties".into(), false.into());
+        let additional = self.additional.take().unwrap_or(Value::Bool(false));
+        root.insert("additionalProperties".into(), additional);
         let defs = self.generator.take_definitions(true);
         if !defs.is_empty() {
             let mut defs = Value::Object(defs);
             normalize(&mut defs);
+            if let Value::Object(defs) = &mut defs {
+                defs.values_mut().for_each(strict::close_objects);
+            }
             root.insert("$defs".into(), defs);
         }
         Value::Object(root)

@@ -7,10 +7,11 @@ use std::any::{Any, TypeId};
 use futures_util::future::BoxFuture;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 use crate::context::Context;
 use crate::error::ToolError;
+use crate::schema::{FlatKeys, InputSchema};
 use crate::tool::call::CallParts;
 use crate::tool::output::ToolOutput;
 use crate::tool::spec::StateReq;
@@ -48,15 +49,54 @@ pub fn take_arg<T: DeserializeOwned>(
 ) -> Result<Option<T>, ToolError> {
     match parts.args.remove(name) {
         None => Ok(None),
-        // Through `serde_path_to_error`, so that a value the schema allowed and serde still refused
-        // (a custom `Deserialize`, `#[schemars(with)]`) is named by its own JSON Pointer.
-        Some(v) => serde_path_to_error::deserialize::<_, T>(v)
-            .map(Some)
-            .map_err(|e| {
-                let pointer = json_pointer(name, e.path());
-                crate::tool::call::deserialize_failure(parts.ctx.tool_name(), &pointer, e.inner())
-            }),
+        Some(v) => deserialize(parts, Some(name), v).map(Some),
     }
+}
+
+/// The operations on a `#[arg(flatten)]` argument type, whose fields are the tool's arguments.
+pub struct FlatFns<T> {
+    /// Declares its fields into the inputSchema; the parameter's name is for messages.
+    pub declare: fn(&mut InputSchema, &'static str),
+    /// The keys it takes at call time (the generated code keeps them once per tool).
+    pub keys: fn() -> FlatKeys,
+    /// Takes it out of the validated arguments, after every ordinary argument.
+    pub take: fn(&mut CallParts, &[&FlatKeys], usize) -> Result<T, ToolError>,
+}
+
+/// Takes the `me`th flattened argument (`#[arg(flatten)]`) out of the validated arguments, once
+/// every ordinary argument is taken: the properties its struct publishes, and, when it has a
+/// catch-all map, every key that no other flattened struct publishes. `all` lists the keys of
+/// every flattened argument of the tool, in order.
+pub fn take_flat<T: DeserializeOwned>(
+    parts: &mut CallParts,
+    all: &[&FlatKeys],
+    me: usize,
+) -> Result<T, ToolError> {
+    let own = all[me];
+    let others = || all.iter().enumerate().filter(move |(i, _)| *i != me);
+    let mine = |key: &String| {
+        own.names.contains(key) || (own.catch_all && !others().any(|(_, k)| k.names.contains(key)))
+    };
+    let keys: Vec<String> = parts.args.keys().filter(|k| mine(k)).cloned().collect();
+    let map: Map<String, Value> = keys
+        .into_iter()
+        .filter_map(|k| parts.args.remove(&k).map(|v| (k, v)))
+        .collect();
+    deserialize(parts, None, Value::Object(map))
+}
+
+/// Deserializes a validated value through `serde_path_to_error`, so that a value the schema
+/// allowed and serde still refused (a custom `Deserialize`, `#[schemars(with)]`) is named by its
+/// own JSON Pointer: under argument `name`, or at the top level for a flattened struct.
+fn deserialize<T: DeserializeOwned>(
+    parts: &CallParts,
+    name: Option<&str>,
+    value: Value,
+) -> Result<T, ToolError> {
+    serde_path_to_error::deserialize::<_, T>(value).map_err(|e| {
+        let pointer = json_pointer(name, e.path());
+        crate::tool::call::deserialize_failure(parts.ctx.tool_name(), &pointer, e.inner())
+    })
 }
 
 /// A default or literal value serialized for the schema.
@@ -98,15 +138,18 @@ pub fn state_req<T: Any + Send + Sync>() -> Option<StateReq> {
 // code calls `(&ArgProbe::<T>::new()).__mcp_arg_kind()`, which picks `OptionArg` for `Option<U>` and
 // `PlainArg` for anything else. The type system decides, so an alias of `Option` is seen too.
 
-/// `/name/field/0/…`: the JSON Pointer of the value serde refused, inside argument `name`.
-fn json_pointer(name: &str, path: &serde_path_to_error::Path) -> String {
+/// `/name/field/0/…`: the JSON Pointer of the value serde refused, inside argument `name` (or
+/// at the top level).
+fn json_pointer(name: Option<&str>, path: &serde_path_to_error::Path) -> String {
     use serde_path_to_error::Segment;
     let mut pointer = String::new();
     let mut push = |token: &str| {
         pointer.push('/');
         pointer.push_str(&token.replace('~', "~0").replace('/', "~1"));
     };
-    push(name);
+    if let Some(name) = name {
+        push(name);
+    }
     for segment in path.iter() {
         match segment {
             Segment::Seq { index } => push(&index.to_string()),
@@ -137,6 +180,7 @@ mod tests {
         }
         let v = serde_json::json!({"a/b~c": [{"n": 1}, {"n": 0}]});
         let e = serde_path_to_error::deserialize::<_, Outer>(v).unwrap_err();
-        assert_eq!(json_pointer("spec", e.path()), "/spec/a~1b~0c/1/n");
+        assert_eq!(json_pointer(Some("spec"), e.path()), "/spec/a~1b~0c/1/n");
+        assert_eq!(json_pointer(None, e.path()), "/a~1b~0c/1/n");
     }
 }

@@ -148,6 +148,7 @@ impl Tool {
     }
 
     /// Builds the contract and the validator from a spec, or says why the tool cannot be served:
+    /// an argument name published twice (by a `#[arg(flatten)]` struct and another argument),
     /// a schema keyword or pattern the validator does not implement (named with its JSON
     /// Pointer), or a panic in a `JsonSchema` impl while the schemas were generated.
     pub fn try_build(spec: ToolSpec) -> Result<Self, ToolBuildError> {
@@ -155,11 +156,13 @@ impl Tool {
             tool: spec.name.to_owned(),
             problem,
         };
-        let (input_schema, output) = catch_sync(|| {
+        let (input_schema, output, problems) = catch_sync(|| {
             let mut input = InputSchema::new();
             (spec.input)(&mut input);
+            let problems = input.problems().join("; ");
             let mut generator = crate::schema::generator();
-            (input.finish(), (spec.output)(&mut generator).map(Arc::new))
+            let output = (spec.output)(&mut generator).map(Arc::new);
+            (input.finish(), output, problems)
         })
         .map_err(|p| {
             fail(format!(
@@ -167,6 +170,9 @@ impl Tool {
                 p.location, p.message
             ))
         })?;
+        if !problems.is_empty() {
+            return Err(fail(problems));
+        }
         let validator = Validator::compile(&input_schema)
             .map_err(|e| fail(format!("its inputSchema cannot be validated: {e}")))?;
         let mut listing = Map::new();

@@ -95,9 +95,32 @@ pub fn keys(
     format!("{id}{title}{order}")
 }
 
+/// Paging, flattened into the tool's arguments.
+#[derive(Debug, Deserialize, JsonSchema)]
+pub struct Page {
+    /// Where to start.
+    pub offset: u32,
+}
+
+/// Takes a flattened struct beside an ordinary argument, `flatten = true` spelt out once.
+#[tool]
+pub fn flattened(
+    query: String,
+    #[arg(flatten)] page: Page,
+    #[arg(flatten = true)] at: Point,
+    #[arg(flatten = false)] around: Point,
+) -> String {
+    format!("{query}{page:?}{at:?}{around:?}")
+}
+
 fn main() {
-    let table = tools![scalars, compounds, keys];
-    assert_eq!(table.len(), 3);
+    let table = tools![scalars, compounds, keys, flattened];
+    assert_eq!(table.len(), 4);
+    let flat = table.get("flattened").unwrap().input_schema();
+    assert_eq!(
+        flat["required"],
+        serde_json::json!(["query", "offset", "x", "y", "around"])
+    );
     let keys = table.get("keys").unwrap().input_schema();
     let props = &keys["properties"];
     assert_eq!(props["task-id"]["default"], "T-1");

@@ -1,0 +1,20 @@
+use mcp_runtime::prelude::*;
+
+#[derive(Deserialize, JsonSchema)]
+struct Page {
+    offset: u32,
+}
+
+/// Lists items.
+#[tool]
+fn list(
+    /// Where to start.
+    #[arg(flatten)]
+    page: Page,
+) -> u32 {
+    page.offset
+}
+
+fn main() {
+    let _table = tools![list];
+}
