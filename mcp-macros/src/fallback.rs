@@ -60,10 +60,7 @@ pub fn expand_def(tool: &ToolFn, error: syn::Error) -> TokenStream {
     } else {
         TokenStream::new()
     };
-    let vis = match tool.owner {
-        None => tool.original.vis.clone(),
-        Some(_) => syn::Visibility::Inherited,
-    };
+    let vis = tool.def_vis();
     let registration = expand_registration(
         &tool.def_ident(),
         &vis,

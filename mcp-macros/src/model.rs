@@ -167,6 +167,15 @@ impl ToolFn {
         &self.original.sig.ident
     }
 
+    /// The visibility of that struct: the function's own for a free function, private beside a
+    /// method (the `#[toolbox]` type is what `tools![…]` names).
+    pub fn def_vis(&self) -> syn::Visibility {
+        match self.owner {
+            None => self.original.vis.clone(),
+            Some(_) => syn::Visibility::Inherited,
+        }
+    }
+
     /// The struct that carries the tool's `ToolDef`: the function's own name for a free function
     /// (so that `tools![…]` names the function), a hidden one beside a method.
     pub fn def_ident(&self) -> Ident {

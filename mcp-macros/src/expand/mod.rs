@@ -33,26 +33,21 @@ pub fn expand_tool(tool: &ToolFn) -> TokenStream {
 /// emits after its impl block), for a tool that passed every check.
 pub fn expand_def(tool: &ToolFn) -> TokenStream {
     let paths = tool.paths();
-    let contracts = validate::expand_contracts(tool, &paths);
-    let defaults = schema::expand_defaults(tool, &paths);
+    let checks = expand_type_checks(tool);
     let input = schema::expand_input(tool, &paths);
     let output = schema::expand_output(&paths);
     let state = handler::expand_state(tool, &paths);
     let handler = handler::expand_handler(tool, &paths);
     let spec = register::expand_spec(tool, &paths);
     let name = tool.name().value;
-    let vis = match tool.owner {
-        None => tool.original.vis.clone(),
-        Some(_) => syn::Visibility::Inherited,
-    };
+    let vis = tool.def_vis();
     let registration = expand_registration(
         &tool.def_ident(),
         &vis,
         &paths,
         quote!(#name),
         quote! {
-            #contracts
-            #defaults
+            #checks
             #input
             #output
             #state
