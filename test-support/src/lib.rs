@@ -7,7 +7,8 @@
 //! - [`golden`]: a text compared with a committed file, a unified diff on mismatch;
 //! - [`wait`]: polling until a condition holds, bounded in time;
 //! - [`tasks`]: the task-tracker fixture (`Priority`, `Task`, `Store`) that several tool tests use;
-//! - [`call_detached`]: a tool of a table called outside any connection.
+//! - [`call_detached`]: a tool of a table called outside any connection;
+//! - [`build_error`]: what the builder refuses for a table.
 
 pub mod golden;
 pub mod http;
@@ -47,4 +48,12 @@ pub async fn call_detached(
         .call(state, Context::detached(name), name, Some(args))
         .await
         .unwrap_or_else(|e| panic!("{name}: protocol error {e}"))
+}
+
+/// What `ServerBuilder::build` refuses for a server of `tools` alone (it must refuse).
+pub fn build_error(tools: mcp_runtime::ToolTable) -> mcp_runtime::BuildError {
+    mcp_runtime::Server::builder("t", "1")
+        .tools(tools)
+        .build()
+        .expect_err("the build must fail")
 }
