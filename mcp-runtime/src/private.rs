@@ -156,7 +156,7 @@ impl<T> PlainRetKind for &RetProbe<T> {}
 
 impl ResultRet {
     /// The output schema of `T`.
-    pub fn output_schema<T: IntoToolOutput, E: IntoToolError>(
+    pub fn output_schema<T: IntoToolOutput, E: IntoToolError<M>, M>(
         &self,
         _: &RetProbe<Result<T, E>>,
         generator: &mut SchemaGenerator,
@@ -164,7 +164,7 @@ impl ResultRet {
         T::output_schema(generator)
     }
     /// Converts the returned value.
-    pub fn convert<T: IntoToolOutput, E: IntoToolError>(
+    pub fn convert<T: IntoToolOutput, E: IntoToolError<M>, M>(
         &self,
         value: Result<T, E>,
         wrapped: bool,
@@ -366,7 +366,7 @@ pub struct RetFns<R> {
 
 impl ResultRet {
     /// The operations on a `Result<T, E>` return type.
-    pub fn fns<T: IntoToolOutput, E: IntoToolError>(
+    pub fn fns<T: IntoToolOutput, E: IntoToolError<M>, M>(
         &self,
         _: &RetProbe<Result<T, E>>,
     ) -> RetFns<Result<T, E>> {
