@@ -84,8 +84,8 @@ pub use error::{ProtocolError, ToolError};
 pub use protocol::{ClientCapabilities, Implementation, LogLevel};
 pub use server::{BuildError, Server, ServerBuilder};
 pub use tool::{
-    Annotations, CallToolResult, Content, Contents, IntoToolOutput, StateMap, Tool, ToolBuildError,
-    ToolDef, ToolSpec, ToolTable, UnknownToolPolicy,
+    Annotations, CallToolResult, Content, Contents, DuplicateTool, IntoToolOutput, StateMap, Tool,
+    ToolBuildError, ToolDef, ToolSpec, ToolTable, UnknownToolPolicy,
 };
 
 #[doc(inline)]
