@@ -10,6 +10,7 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use tracing::field::{Field, Visit};
 use tracing::span::{Attributes, Id, Record};
 use tracing_subscriber::layer::{Context, Layer, SubscriberExt};
+use tracing_subscriber::registry::LookupSpan;
 
 /// Fields by name, each as text (a string as itself, anything else as its `Debug`).
 pub type Fields = BTreeMap<String, String>;
@@ -19,6 +20,8 @@ pub type Fields = BTreeMap<String, String>;
 pub struct EventRecord {
     pub level: tracing::Level,
     pub fields: Fields,
+    /// The name of the span the event happened in.
+    pub span: Option<String>,
 }
 
 /// A span: its name, the fields recorded on it, and whether it was closed.
@@ -74,7 +77,7 @@ impl Visit for Collect<'_> {
     }
 }
 
-impl<S: tracing::Subscriber> Layer<S> for Recorder {
+impl<S: tracing::Subscriber + for<'a> LookupSpan<'a>> Layer<S> for Recorder {
     fn on_new_span(&self, attrs: &Attributes<'_>, id: &Id, _: Context<'_, S>) {
         let mut fields = Fields::new();
         attrs.record(&mut Collect(&mut fields));
@@ -95,12 +98,14 @@ impl<S: tracing::Subscriber> Layer<S> for Recorder {
         }
     }
 
-    fn on_event(&self, event: &tracing::Event<'_>, _: Context<'_, S>) {
+    fn on_event(&self, event: &tracing::Event<'_>, cx: Context<'_, S>) {
         let mut fields = Fields::new();
         event.record(&mut Collect(&mut fields));
+        let span = cx.event_span(event).map(|s| s.name().to_owned());
         self.get().events.push(EventRecord {
             level: *event.metadata().level(),
             fields,
+            span,
         });
     }
 
