@@ -205,7 +205,8 @@ impl PlainRet {
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be a tool argument",
     label = "this argument type is not `serde::de::DeserializeOwned + schemars::JsonSchema`",
-    note = "derive `serde::Deserialize` and `schemars::JsonSchema` for it; to borrow server state or the context, take `&{Self}` instead"
+    note = "derive `serde::Deserialize` and `schemars::JsonSchema` for it; to borrow server state or the context, take `&{Self}` instead",
+    note = "if it derives `JsonSchema` already, that derive must come from schemars 1.x (the one `mcp_runtime::schemars` re-exports): a `JsonSchema` of another major version is another trait"
 )]
 pub trait ArgType: DeserializeOwned + JsonSchema {}
 impl<T: DeserializeOwned + JsonSchema> ArgType for T {}
