@@ -60,7 +60,6 @@ async fn run(args: &[&str], rust_log: Option<&str>) -> Run {
     )
     .await;
     lines.push(stdout.next_line().await.unwrap().expect("the call result"));
-    drop(send);
     drop(stdin);
     while let Some(line) = stdout.next_line().await.unwrap() {
         lines.push(line);

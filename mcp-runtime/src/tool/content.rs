@@ -323,7 +323,7 @@ mod tests {
                 Content::image(data, "image/png")
             );
             assert_eq!(
-                Content::audio_bytes(bytes.to_vec(), "audio/wav"),
+                Content::audio_bytes(bytes, "audio/wav"),
                 Content::audio(data, "audio/wav")
             );
         }

@@ -37,13 +37,13 @@ pub(crate) fn install_default_subscriber(server: &Server) {
         .with_writer(stderr)
         .with_ansi(std::io::stderr().is_terminal());
     let subscriber = tracing_subscriber::registry().with(fmt).with(filter);
-    if tracing::subscriber::set_global_default(subscriber).is_ok() {
-        if let Some(e) = refused {
-            tracing::warn!(
-                "RUST_LOG={:?} is not a list of `level` or `target=level` directives ({e}); logging at `{DEFAULT_LOG_FILTER}`",
-                from_env.unwrap_or_default()
-            );
-        }
+    if tracing::subscriber::set_global_default(subscriber).is_ok()
+        && let Some(e) = refused
+    {
+        tracing::warn!(
+            "RUST_LOG={:?} is not a list of `level` or `target=level` directives ({e}); logging at `{DEFAULT_LOG_FILTER}`",
+            from_env.unwrap_or_default()
+        );
     }
 }
 
