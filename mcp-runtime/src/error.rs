@@ -175,30 +175,67 @@ impl fmt::Display for ToolError {
     }
 }
 
-/// `?` on any standard error inside a tool gives a hidden internal failure, like `anyhow`.
-impl<E: std::error::Error + Send + Sync + 'static> From<E> for ToolError {
+/// `?` inside a tool turns any error into a hidden internal failure, like `anyhow`: every
+/// `E: std::error::Error + Send + Sync + 'static`, `Box<dyn Error + Send + Sync>`,
+/// `anyhow::Error` and `eyre::Report` (both convert into that box), and also a `String` or
+/// `&str` (what `Box<dyn Error>` accepts). The one bound covers them all: a second blanket impl
+/// over `std::error::Error` could not coexist with one for the box (rustc may not assume that
+/// std never implements `Error` for it). `ToolError` itself is not a `std::error::Error`, which
+/// is what keeps this impl apart from `impl<T> From<T> for T`. A message for the model is always
+/// explicit: [`ToolError::new`].
+impl<E: Into<Box<dyn std::error::Error + Send + Sync + 'static>>> From<E> for ToolError {
     fn from(error: E) -> Self {
         ToolError::internal(error)
     }
 }
 
-/// The error type of a tool returning `Result<T, E>`.
+/// The error type of a tool returning `Result<T, E>`: [`ToolError`] itself, or an error hidden
+/// from the model and logged in full for the operator.
+///
+/// `M` tells the implementations apart (each `E` matches exactly one, so rustc infers it):
+/// [`ToolError`]; any `E: std::error::Error + Send + Sync + 'static`; and any type that
+/// dereferences to `dyn Error + Send + Sync` and converts into its box — `Box<dyn Error + Send +
+/// Sync>`, `anyhow::Error`, `eyre::Report`. Found by trait, never by name, and with no
+/// dependency on those crates. A `String` is not an error type: a message for the model is
+/// `ToolError::new(…)`, a hidden one `ToolError::internal(…)`.
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be the error type of a tool",
-    note = "return `Result<T, mcp_runtime::ToolError>`, or an error type implementing `std::error::Error + Send + Sync + 'static` (reported as a hidden internal failure)"
+    label = "not `ToolError`, a `std::error::Error`, nor a box of one",
+    note = "return `Result<T, mcp_runtime::ToolError>`, or any error type implementing `std::error::Error + Send + Sync + 'static`, `Box<dyn Error + Send + Sync>`, `anyhow::Error` or `eyre::Report` (reported to the model as a hidden failure with an error id, and logged in full)",
+    note = "for a message the model should read, return `Err(ToolError::new(message))`; to hide a text, `Err(ToolError::internal(message))`"
 )]
-pub trait IntoToolError {
+pub trait IntoToolError<M> {
     /// Converts the error.
     fn into_tool_error(self) -> ToolError;
 }
 
-impl IntoToolError for ToolError {
+/// How an error type becomes a [`ToolError`]: the marker of [`IntoToolError`]'s implementations.
+pub mod via {
+    /// `ToolError` itself.
+    pub enum Itself {}
+    /// A `std::error::Error`.
+    pub enum StdError {}
+    /// A type that dereferences to `dyn Error + Send + Sync` (a box, `anyhow::Error`, `eyre::Report`).
+    pub enum DynError {}
+}
+
+impl IntoToolError<via::Itself> for ToolError {
     fn into_tool_error(self) -> ToolError {
         self
     }
 }
 
-impl<E: std::error::Error + Send + Sync + 'static> IntoToolError for E {
+impl<E: std::error::Error + Send + Sync + 'static> IntoToolError<via::StdError> for E {
+    fn into_tool_error(self) -> ToolError {
+        ToolError::internal(self)
+    }
+}
+
+impl<E> IntoToolError<via::DynError> for E
+where
+    E: std::ops::Deref<Target = dyn std::error::Error + Send + Sync + 'static>
+        + Into<Box<dyn std::error::Error + Send + Sync + 'static>>,
+{
     fn into_tool_error(self) -> ToolError {
         ToolError::internal(self)
     }

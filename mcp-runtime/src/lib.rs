@@ -87,20 +87,43 @@ pub use error::{ProtocolError, ToolError};
 pub use protocol::{ClientCapabilities, Implementation, LogLevel};
 pub use server::{BuildError, Server, ServerBuilder};
 pub use tool::{
-    Annotations, CallToolResult, Content, Contents, IntoToolOutput, StateMap, Tool, ToolBuildError,
-    ToolDef, ToolSet, ToolSpec, ToolTable, UnknownToolPolicy,
+    Annotations, CallToolResult, Content, Contents, DuplicateTool, IntoToolOutput, StateMap, Tool,
+    ToolBuildError, ToolDef, ToolSet, ToolSpec, ToolTable, UnknownToolPolicy,
 };
 
 #[doc(inline)]
 pub use mcp_macros::{tool, toolbox, tools};
 
-/// The items a tool author needs.
+/// The schemars this crate uses (1.x): `#[derive(JsonSchema)]` with [`prelude`] imported needs no
+/// schemars dependency of your own. A `JsonSchema` of another major version is another trait, and
+/// does not make an argument type.
+pub use schemars;
+/// The serde this crate uses: derive through it without depending on serde yourself, with
+/// `#[serde(crate = "mcp_runtime::serde")]` on the type.
+pub use serde;
+/// The serde_json this crate uses, for `Value` arguments and `json!`.
+pub use serde_json;
+
+/// The items a tool author needs: every type `#[tool]`'s documentation names as an argument, a
+/// return or an error type, the server and its builder, and the derives, serde's and schemars'
+/// own re-exported.
+///
+/// Neither serde nor schemars needs to be a direct dependency: with this prelude imported,
+/// `#[derive(JsonSchema)]` works as is, and `#[derive(Deserialize)]`/`#[derive(Serialize)]` work
+/// with `#[serde(crate = "mcp_runtime::serde")]` on the type (serde's derive otherwise names the
+/// crate `serde` itself, which only a direct dependency provides). A crate that depends on
+/// another major version of schemars must write `::schemars::…` for that one: `schemars` alone is
+/// then ambiguous with the one this prelude brings in.
 pub mod prelude {
+    pub use crate::{BuildError, Elicitation, LogLevel, Server, ServerBuilder};
     pub use crate::{
-        CallToolResult, Content, Context, ProtocolError, StateMap, ToolError, ToolTable, tool,
-        toolbox, tools,
+        CallToolResult, Content, Contents, Context, ProtocolError, StateMap, ToolError, ToolTable,
+        tool, toolbox, tools,
     };
-    pub use crate::{Elicitation, LogLevel, Server};
+    /// In scope for `#[derive(JsonSchema)]`, whose expansion names `schemars::…`: with the
+    /// prelude imported, the derive needs no direct schemars dependency and no attribute.
+    #[doc(no_inline)]
+    pub use schemars;
     pub use schemars::JsonSchema;
     pub use serde::{Deserialize, Serialize};
 }

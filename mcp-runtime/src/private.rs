@@ -158,7 +158,7 @@ impl<T> PlainRetKind for &RetProbe<T> {}
 
 impl ResultRet {
     /// The output schema of `T`.
-    pub fn output_schema<T: IntoToolOutput, E: IntoToolError>(
+    pub fn output_schema<T: IntoToolOutput, E: IntoToolError<M>, M>(
         &self,
         _: &RetProbe<Result<T, E>>,
         generator: &mut SchemaGenerator,
@@ -166,7 +166,7 @@ impl ResultRet {
         T::output_schema(generator)
     }
     /// Converts the returned value.
-    pub fn convert<T: IntoToolOutput, E: IntoToolError>(
+    pub fn convert<T: IntoToolOutput, E: IntoToolError<M>, M>(
         &self,
         value: Result<T, E>,
         wrapped: bool,
@@ -207,7 +207,8 @@ impl PlainRet {
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be a tool argument",
     label = "this argument type is not `serde::de::DeserializeOwned + schemars::JsonSchema`",
-    note = "derive `serde::Deserialize` and `schemars::JsonSchema` for it; to borrow server state or the context, take `&{Self}` instead"
+    note = "derive `serde::Deserialize` and `schemars::JsonSchema` for it; to borrow server state or the context, take `&{Self}` instead",
+    note = "if it derives `JsonSchema` already, that derive must come from schemars 1.x (the one `mcp_runtime::schemars` re-exports): a `JsonSchema` of another major version is another trait"
 )]
 pub trait ArgType: DeserializeOwned + JsonSchema {}
 impl<T: DeserializeOwned + JsonSchema> ArgType for T {}
@@ -362,7 +363,7 @@ pub struct RetFns<R> {
 
 impl ResultRet {
     /// The operations on a `Result<T, E>` return type.
-    pub fn fns<T: IntoToolOutput, E: IntoToolError>(
+    pub fn fns<T: IntoToolOutput, E: IntoToolError<M>, M>(
         &self,
         _: &RetProbe<Result<T, E>>,
     ) -> RetFns<Result<T, E>> {

@@ -58,6 +58,8 @@ pub(crate) struct Session {
     pub(crate) initialized: bool,
     /// The level set by `logging/setLevel`; `None`: every level is sent.
     pub(crate) log_level: Option<LogLevel>,
+    /// The HTTP session's `Mcp-Session-Id`, for the request spans.
+    pub(crate) session_id: Option<Arc<str>>,
 }
 
 /// Why a request to the client got no result.

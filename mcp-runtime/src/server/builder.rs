@@ -13,7 +13,7 @@ use crate::protocol::Implementation;
 use crate::tool::ToolBuildError;
 use crate::tool::call::UnknownToolPolicy;
 use crate::tool::state::StateMap;
-use crate::tool::table::ToolTable;
+use crate::tool::table::{DuplicateTool, ToolTable};
 
 /// The default wait for the client's answer to a request the server sent (elicitation): a person
 /// may be filling in a form, so 10 minutes.
@@ -50,6 +50,10 @@ pub struct ServerOptions {
     /// Declare the prompts, resources and completions capabilities and answer their list
     /// methods with empty lists.
     pub empty_prompts_and_resources: bool,
+    /// Whether `serve_stdio` and `serve_http` install a stderr log (filtered by `RUST_LOG`,
+    /// default [`crate::transport::DEFAULT_LOG_FILTER`]) when no global `tracing` subscriber is
+    /// set.
+    pub install_log_subscriber: bool,
 }
 
 impl Default for ServerOptions {
@@ -64,6 +68,7 @@ impl Default for ServerOptions {
             max_queued_responses: DEFAULT_MAX_QUEUED_RESPONSES,
             list_ttl: Duration::ZERO,
             empty_prompts_and_resources: false,
+            install_log_subscriber: true,
         }
     }
 }
@@ -72,7 +77,7 @@ impl Default for ServerOptions {
 pub struct ServerBuilder {
     info: Implementation,
     instructions: Option<String>,
-    tools: ToolTable,
+    tools: Vec<ToolTable>,
     state: StateMap,
     options: ServerOptions,
 }
@@ -89,6 +94,8 @@ pub enum BuildError {
     },
     /// An option has a value that cannot work.
     InvalidOption(String),
+    /// Two of the tool tables given to the builder publish the same name.
+    DuplicateTool(DuplicateTool),
     /// A tool's contract cannot be served (a schema keyword or pattern the validator does not
     /// implement, named with its JSON Pointer, or a panic while its schemas were generated).
     Tool(ToolBuildError),
@@ -105,6 +112,7 @@ impl fmt::Display for BuildError {
                  one; add `.state(…)` with a `{type_name}` to the builder"
             ),
             BuildError::InvalidOption(m) => f.write_str(m),
+            BuildError::DuplicateTool(d) => d.fmt(f),
             BuildError::Tool(e) => e.fmt(f),
             BuildError::Several(all) => {
                 write!(f, "{} problems:", all.len())?;
@@ -129,7 +137,7 @@ impl Server {
                 title: None,
             },
             instructions: None,
-            tools: ToolTable::default(),
+            tools: Vec::new(),
             state: StateMap::new(),
             options: ServerOptions::default(),
         }
@@ -161,9 +169,13 @@ impl ServerBuilder {
         self
     }
 
-    /// The tools to serve (the table `tools![…]` builds).
+    /// Tools to serve (the table `tools![…]` builds). Each call adds its tools after those of
+    /// the calls before it, so tools from several modules compose:
+    /// `.tools(inventory::tools()).tools(tools![ping])`. A name published twice across the tables
+    /// fails [`ServerBuilder::build`] with [`BuildError::DuplicateTool`], naming where each table
+    /// was made (two tools with one name in a single `tools![…]` do not compile).
     pub fn tools(mut self, tools: ToolTable) -> Self {
-        self.tools = tools;
+        self.tools.push(tools);
         self
     }
 
@@ -205,12 +217,29 @@ impl ServerBuilder {
         self
     }
 
+    /// Whether `serve_stdio` and `serve_http` install a `tracing` subscriber writing to stderr
+    /// when the application set no global one (default `true`), so that hidden failures and
+    /// startup problems reach the operator with no setup. `RUST_LOG` filters it (`warn`,
+    /// `info,my_app=debug`; default `info`). `false` leaves logging entirely to the application.
+    pub fn install_log_subscriber(mut self, install: bool) -> Self {
+        self.options.install_log_subscriber = install;
+        self
+    }
+
     /// Builds the server: builds every tool's contract and validator, and fails with every problem
     /// found (a state type a tool borrows that was not given, a contract that cannot be served, an
     /// option that cannot work).
-    pub fn build(self) -> Result<Server, BuildError> {
+    pub fn build(mut self) -> Result<Server, BuildError> {
         let mut problems = Vec::new();
-        for spec in self.tools.specs() {
+        let tools = match self.tools.len() {
+            0 => ToolTable::default(),
+            1 => self.tools.remove(0),
+            _ => ToolTable::merge(&self.tools).unwrap_or_else(|duplicates| {
+                problems.extend(duplicates.into_iter().map(BuildError::DuplicateTool));
+                ToolTable::default()
+            }),
+        };
+        for spec in tools.specs() {
             for req in (spec.state)() {
                 if !self.state.contains(req.type_id) {
                     problems.push(BuildError::MissingState {
@@ -222,7 +251,7 @@ impl ServerBuilder {
         }
         // Every contract and validator is built here, so nothing in the request path can fail
         // to build.
-        problems.extend(self.tools.check().iter().cloned().map(BuildError::Tool));
+        problems.extend(tools.check().iter().cloned().map(BuildError::Tool));
         if self.options.page_size == Some(0) {
             problems.push(BuildError::InvalidOption(
                 "page_size must be at least 1".into(),
@@ -255,7 +284,7 @@ impl ServerBuilder {
         let capabilities = capabilities(&self.options);
         Ok(Server {
             inner: Arc::new(ServerInner {
-                tools: self.tools,
+                tools,
                 state: Arc::new(self.state),
                 info: self.info,
                 instructions: self.instructions,

@@ -33,6 +33,7 @@
 //! | `tools.rs` | `tools/list` pages and cursors, `tools/call` slots, timeouts and cancellation |
 //! | `batch.rs` | JSON-RPC batches, on sessions whose version makes accepting them a MUST |
 //! | `reply.rs` | a response kept typed until a transport encodes it |
+//! | `span.rs` | the `tracing` span of each request, with OpenTelemetry's names for MCP |
 
 use std::fmt;
 use std::future::Future;
@@ -45,6 +46,7 @@ use futures_util::FutureExt;
 use futures_util::future::BoxFuture;
 use serde_json::{Map, Value, json};
 use tokio::sync::Semaphore;
+use tracing::Instrument;
 
 use crate::context::connection::{CancelToken, Connection, Handshake, Peer, lock};
 use crate::context::{Context, RequestScope};
@@ -65,6 +67,7 @@ use crate::tool::table::ToolTable;
 mod batch;
 mod builder;
 mod reply;
+mod span;
 mod tools;
 
 use tools::Scope;
@@ -234,7 +237,9 @@ impl Server {
         }
         let server = self.clone();
         let conn = conn.clone();
-        async move {
+        let span = span::RequestSpan::new(&req, &conn);
+        let instrumented = span.as_ref().map(|s| s.span.clone());
+        let handled = async move {
             // Removes the in-flight entry however this future ends (finished or dropped).
             struct Done(Connection, RequestId);
             impl Drop for Done {
@@ -256,21 +261,27 @@ impl Server {
                 }
             };
             let body = match outcome {
-                Outcome::Cancelled => return None,
-                _ if cancel.is_cancelled() => return None,
-                Outcome::Answer(Ok(result)) => ReplyBody::Result(result),
-                Outcome::Called(result) => ReplyBody::Call(result),
+                Outcome::Cancelled => None,
+                _ if cancel.is_cancelled() => None,
+                Outcome::Answer(Ok(result)) => Some(ReplyBody::Result(result)),
+                Outcome::Called(result) => Some(ReplyBody::Call(result)),
                 Outcome::Answer(Err(error)) => {
                     tracing::debug!(method = %req.method, %error, "request failed");
-                    ReplyBody::Error(error)
+                    Some(ReplyBody::Error(error))
                 }
             };
-            Some(Reply {
+            if let Some(span) = &span {
+                span.finish(body.as_ref());
+            }
+            body.map(|body| Reply {
                 id: Some(req.id),
                 body,
             })
+        };
+        match instrumented {
+            Some(span) => handled.instrument(span).boxed(),
+            None => handled.boxed(),
         }
-        .boxed()
     }
 
     async fn route(&self, req: &mut Request, conn: &Connection, cancel: &CancelToken) -> Outcome {

@@ -32,6 +32,9 @@ impl Server {
                 .unwrap_or_else(|_| json!({"tools": []}));
             serde_json::to_vec(&page).unwrap_or_default().into()
         });
+        if let Some(span) = super::span::RequestSpan::new(req, conn) {
+            span.finish_ok();
+        }
         let id = serde_json::to_vec(&req.id).ok()?;
         let mut line = Vec::with_capacity(result.len() + id.len() + 40);
         line.extend_from_slice(br#"{"jsonrpc":"2.0","id":"#);

@@ -162,7 +162,9 @@ pub(crate) async fn run(
             }
             ToolErrorKind::Internal(e) => {
                 let id = next_error_id();
-                tracing::error!(tool = name, error_id = %id, "tool raised an unexpected error: {}", error_chain(&*e));
+                // The message is the chain of causes; `details` is the error's `Debug`, which
+                // for `anyhow`/`eyre` holds their context and a backtrace when one was captured.
+                tracing::error!(tool = name, error_id = %id, details = ?e, "tool raised an unexpected error: {}", error_chain(&*e));
                 Ok(hidden(name, &id).into())
             }
         },

@@ -29,6 +29,12 @@ pub enum Content {
     },
 }
 
+/// Standard base64 with padding, what MCP's `data` members hold.
+fn encode_base64(bytes: &[u8]) -> String {
+    use base64::Engine;
+    base64::engine::general_purpose::STANDARD.encode(bytes)
+}
+
 impl Content {
     /// A text block.
     pub fn text(text: impl Into<String>) -> Self {
@@ -49,6 +55,18 @@ impl Content {
             data: data.into(),
             mime_type: mime_type.into(),
         }
+    }
+
+    /// An image block from the image's bytes, base64-encoded here:
+    /// `Content::image_bytes(&png, "image/png")`.
+    pub fn image_bytes(bytes: impl AsRef<[u8]>, mime_type: impl Into<String>) -> Self {
+        Content::image(encode_base64(bytes.as_ref()), mime_type)
+    }
+
+    /// An audio block from the audio's bytes, base64-encoded here:
+    /// `Content::audio_bytes(&wav, "audio/wav")`.
+    pub fn audio_bytes(bytes: impl AsRef<[u8]>, mime_type: impl Into<String>) -> Self {
+        Content::audio(encode_base64(bytes.as_ref()), mime_type)
     }
 
     /// A resource link.
@@ -290,6 +308,31 @@ fn content_from_json(v: &Value) -> Option<Content> {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn bytes_are_base64_encoded_with_padding() {
+        // RFC 4648's test vectors: each length modulo 3.
+        for (bytes, data) in [
+            (&b""[..], ""),
+            (b"f", "Zg=="),
+            (b"fo", "Zm8="),
+            (b"foo", "Zm9v"),
+        ] {
+            assert_eq!(
+                Content::image_bytes(bytes, "image/png"),
+                Content::image(data, "image/png")
+            );
+            assert_eq!(
+                Content::audio_bytes(bytes, "audio/wav"),
+                Content::audio(data, "audio/wav")
+            );
+        }
+        let png_header = [0x89, b'P', b'N', b'G', 0x0d, 0x0a, 0x1a, 0x0a];
+        assert_eq!(
+            Content::image_bytes(png_header, "image/png").to_json()["data"],
+            "iVBORw0KGgo="
+        );
+    }
 
     #[test]
     fn blocks_serialize_in_the_published_shape() {

@@ -26,4 +26,4 @@ pub use content::{CallToolResult, Content};
 pub use output::{Contents, IntoToolOutput};
 pub use spec::{Annotations, StateReq, Tool, ToolBuildError, ToolDef, ToolSet, ToolSpec};
 pub use state::StateMap;
-pub use table::ToolTable;
+pub use table::{DuplicateTool, ToolTable};

@@ -16,7 +16,8 @@ use crate::tool::content::{CallToolResult, Content};
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be returned from a tool",
     label = "this return type is neither `Serialize + JsonSchema` nor a content type",
-    note = "derive `serde::Serialize` and `schemars::JsonSchema` for it, or return `Content`, `Contents` or `CallToolResult`"
+    note = "derive `serde::Serialize` and `schemars::JsonSchema` for it, or return `Content`, `Contents` or `CallToolResult`",
+    note = "if it derives `JsonSchema` already, that derive must come from schemars 1.x (the one `mcp_runtime::schemars` re-exports): a `JsonSchema` of another major version is another trait"
 )]
 pub trait IntoToolOutput {
     /// The outputSchema for this type, or `None` for content types.
@@ -101,6 +102,21 @@ impl ToolOutput {
                 is_error: false,
                 meta: None,
             },
+        }
+    }
+}
+
+impl ToolOutput {
+    /// `Some` for an `isError` result, with its `_meta.errorId` when it is a hidden failure.
+    pub(crate) fn error(&self) -> Option<Option<&str>> {
+        match &self.0 {
+            Output::Result(r) if r.is_error => Some(
+                r.meta
+                    .as_ref()
+                    .and_then(|m| m.get("errorId"))
+                    .and_then(Value::as_str),
+            ),
+            _ => None,
         }
     }
 }

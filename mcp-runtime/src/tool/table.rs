@@ -1,6 +1,8 @@
 //! The tool table a server serves, in declaration order.
 
 use std::collections::HashMap;
+use std::fmt;
+use std::panic::Location;
 use std::sync::{Arc, OnceLock};
 
 use crate::tool::{Tool, ToolBuildError, ToolSpec};
@@ -21,6 +23,29 @@ pub struct ToolTable {
     specs: Arc<[ToolSpec]>,
     index: Arc<HashMap<&'static str, usize>>,
     built: Arc<OnceLock<Built>>,
+    /// Where the table was made (the `tools![…]` invocation), to name it in errors.
+    origin: Option<&'static Location<'static>>,
+}
+
+/// A published name found in two tool tables that a server serves together.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DuplicateTool {
+    /// The published name.
+    pub name: &'static str,
+    /// Where the first table was made (`file:line:column` of its `tools![…]`).
+    pub first: String,
+    /// Where the second table was made.
+    pub second: String,
+}
+
+impl fmt::Display for DuplicateTool {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "two tools are published as `{}`: one in the tool table made at {}, one in the table made at {}; give one of them another `#[tool(name = \"...\")]`",
+            self.name, self.first, self.second
+        )
+    }
 }
 
 impl ToolTable {
@@ -28,12 +53,14 @@ impl ToolTable {
     ///
     /// # Panics
     /// When two specs share a name; `tools![…]` rejects that at compile time for `#[tool]` functions.
+    #[track_caller]
     pub fn from_specs(specs: impl IntoIterator<Item = ToolSpec>) -> Self {
         let specs: Arc<[ToolSpec]> = specs.into_iter().collect();
         ToolTable {
             index: Arc::new(index_of(specs.iter().map(|s| s.name))),
             specs,
             built: Arc::default(),
+            origin: Some(Location::caller()),
         }
     }
 
@@ -42,6 +69,7 @@ impl ToolTable {
     ///
     /// # Panics
     /// When two tools share a name.
+    #[track_caller]
     pub fn from_tools(tools: impl IntoIterator<Item = Tool>) -> Self {
         let tools: Box<[Tool]> = tools.into_iter().collect();
         ToolTable {
@@ -51,7 +79,62 @@ impl ToolTable {
                 tools: tools.into_vec().into_iter().map(Some).collect(),
                 problems: Vec::new(),
             })),
+            origin: Some(Location::caller()),
         }
+    }
+
+    /// The tools of several tables, in order: what a server serves when its builder is given
+    /// more than one (`.tools(a).tools(b)`). A name published by two tables is refused with both
+    /// places; every table's tools are built.
+    pub fn merge(tables: &[ToolTable]) -> Result<ToolTable, Vec<DuplicateTool>> {
+        // Each name: its table, and its position among all specs.
+        let mut index: HashMap<&'static str, (usize, usize)> = HashMap::new();
+        let mut duplicates = Vec::new();
+        let mut at = 0;
+        for (t, table) in tables.iter().enumerate() {
+            for &name in table.index.keys() {
+                if let Some(&(first, _)) = index.get(name) {
+                    duplicates.push(DuplicateTool {
+                        name,
+                        first: tables[first].origin(),
+                        second: table.origin(),
+                    });
+                }
+            }
+            for (i, spec) in table.specs.iter().enumerate() {
+                index.entry(spec.name).or_insert((t, at + i));
+            }
+            at += table.specs.len();
+        }
+        if !duplicates.is_empty() {
+            duplicates.sort_by_key(|d| d.name);
+            return Err(duplicates);
+        }
+        let mut tools = Vec::with_capacity(at);
+        let mut problems = Vec::new();
+        for table in tables {
+            let built = table.built();
+            tools.extend(built.tools.iter().cloned());
+            problems.extend(built.problems.iter().cloned());
+        }
+        Ok(ToolTable {
+            specs: tables
+                .iter()
+                .flat_map(|t| t.specs.iter().copied())
+                .collect(),
+            index: Arc::new(index.into_iter().map(|(name, (_, i))| (name, i)).collect()),
+            built: Arc::new(OnceLock::from(Built {
+                tools: tools.into(),
+                problems,
+            })),
+            origin: None,
+        })
+    }
+
+    /// Where the table was made, as `file:line:column`.
+    fn origin(&self) -> String {
+        self.origin
+            .map_or_else(|| "an unknown place".to_owned(), ToString::to_string)
     }
 
     fn built(&self) -> &Built {

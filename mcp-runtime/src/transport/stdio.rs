@@ -251,6 +251,7 @@ impl Server {
     /// then finish and their responses are written before this returns. Nothing else may write
     /// to stdout: log through `tracing` to stderr.
     pub async fn serve_stdio(&self) -> io::Result<()> {
+        super::log::install_default_subscriber(self);
         let (reader, writer) = stdio_streams();
         self.serve_io(reader, writer).await
     }

@@ -144,6 +144,7 @@ impl Server {
         listener: tokio::net::TcpListener,
         options: HttpOptions,
     ) -> io::Result<()> {
+        crate::transport::log::install_default_subscriber(self);
         if let Ok(addr) = listener.local_addr() {
             tracing::info!(%addr, path = options.endpoint(), "serving MCP over HTTP");
         }

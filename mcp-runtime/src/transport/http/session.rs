@@ -271,6 +271,7 @@ pub(super) async fn initialize(
         )
         .with_id_of(&response));
     }
+    conn.lock_session().session_id = Some(id.as_str().into());
     table.insert(id.clone(), Session::new(conn, outgoing));
     drop(table);
     endpoint.sessions.start_sweeper(options.session_idle);
