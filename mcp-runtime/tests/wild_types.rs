@@ -243,12 +243,12 @@ async fn wild_types_are_served_and_validated_like_jsonschema() {
         ("draw", json!({"spec": {"label": "a", "kind": "square", "side": 2}}), Serde("/spec: unknown field `kind`")),
         ("draw", json!({"spec": {"label": "a", "kind": "circle", "r": 1, "extra": 1}}), Refused("/spec: unknown property \"extra\"")),
         ("draw", json!({"spec": {"label": "a", "kind": "circle", "r": 1, "side": 1}}), Refused("/spec: unknown property \"side\"")),
-        ("draw", json!({"spec": {"label": "a", "kind": "hexagon", "r": 1}}), Refused("/spec: ")),
-        ("draw", json!({"spec": {"label": "a", "kind": "circle"}}), Refused("/spec: ")),
+        ("draw", json!({"spec": {"label": "a", "kind": "hexagon", "r": 1}}), Refused("/spec/kind: must be one of \"circle\", \"square\" (got \"hexagon\")")),
+        ("draw", json!({"spec": {"label": "a", "kind": "circle"}}), Refused("/spec: missing required property \"r\" (kind = \"circle\")")),
         ("draw", json!({"spec": {"label": 5, "kind": "circle", "r": 1}}), Refused("/spec/label: must be a string")),
         ("draw_open", json!({"spec": {"label": "a", "kind": "circle", "r": 1.0}}), Body),
         ("draw_open", json!({"spec": {"label": "a", "kind": "square", "side": 2, "extra": 1}}), Body),
-        ("draw_open", json!({"spec": {"label": "a", "kind": "hexagon", "r": 1}}), Refused("/spec: ")),
+        ("draw_open", json!({"spec": {"label": "a", "kind": "hexagon", "r": 1}}), Refused("/spec/kind: must be one of")),
         // flatten of a struct
         ("flat_struct", json!({"v": {"name": "n", "a": 7}}), Body),
         ("flat_struct", json!({"v": {"name": "n", "a": 300}}), Refused("/v/a: must be <= 255")),
@@ -259,7 +259,7 @@ async fn wild_types_are_served_and_validated_like_jsonschema() {
         // internally tagged, without and with deny_unknown_fields
         ("loose", json!({"v": {"type": "Cat", "lives": 9}}), Body),
         ("loose", json!({"v": {"type": "Dog", "bark": true}}), Body),
-        ("loose", json!({"v": {"type": "Cow"}}), Refused("/v: ")),
+        ("loose", json!({"v": {"type": "Cow"}}), Refused("/v/type: must be one of \"Cat\", \"Dog\" (got \"Cow\")")),
         ("loose", json!({"v": {"type": "Cat", "lives": -1}}), Refused("/v")),
         ("strict", json!({"v": {"type": "Dog"}}), Body),
         ("strict", json!({"v": {"type": "Cat", "lives": 3}}), Body),
@@ -273,7 +273,7 @@ async fn wild_types_are_served_and_validated_like_jsonschema() {
         // untagged
         ("untagged", json!({"v": {"x": 1, "y": 2}}), Body),
         ("untagged", json!({"v": "word"}), Body),
-        ("untagged", json!({"v": 3}), Refused("/v: must match at least one of the allowed shapes")),
+        ("untagged", json!({"v": 3}), Refused("/v: must be a string or an object (got number)")),
         // #[serde(default)]
         ("defaults", json!({"v": {}}), Body),
         ("defaults", json!({"v": {"size": 3}}), Body),
