@@ -26,6 +26,7 @@
 //! | feature | default | what it adds |
 //! |---|---|---|
 //! | `http` | yes | Streamable HTTP on axum: [`transport::http::router`], [`Server::serve_http`], a bearer-token layer |
+//! | `cli` | no | [`cli`]: a server binary's command line (clap): stdio or `--http ADDR`, `--help`, `--version`; `cli::run(server)` is a whole `main` |
 //!
 //! # Example
 //!
@@ -59,6 +60,8 @@
 
 // What a tool is, and what it rests on. Arrows point down this list only: a folder uses the
 // ones below it, never one above (ARCHITECTURE.md draws the data path).
+#[cfg(feature = "cli")]
+pub mod cli;
 pub mod client;
 pub mod server;
 pub mod transport;
