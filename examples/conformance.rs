@@ -663,6 +663,7 @@ pub fn server() -> Server {
         .expect("every tool's state is given")
 }
 
-fn main() -> Result<(), Box<dyn std::error::Error>> {
-    examples::serve(server())
+fn main() -> std::process::ExitCode {
+    examples::init_logging();
+    mcp_runtime::cli::run(server())
 }

@@ -69,6 +69,7 @@ pub fn server() -> Server {
         .expect("no state needed")
 }
 
-fn main() -> Result<(), Box<dyn std::error::Error>> {
-    examples::serve(server())
+fn main() -> std::process::ExitCode {
+    examples::init_logging();
+    mcp_runtime::cli::run(server())
 }

@@ -4,6 +4,7 @@
 
 use std::sync::Mutex;
 
+use mcp_runtime::cli::clap;
 use mcp_runtime::prelude::*;
 
 // A task's state. (No doc comment: it would be published as a description the reference does not have.)
@@ -191,9 +192,27 @@ async fn demo() -> Result<(), Box<dyn std::error::Error>> {
     Ok(())
 }
 
+/// A task tracker over MCP: list_tasks, add_task, complete_task.
+#[derive(clap::Args)]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+    #[command(flatten)]
+    serve: mcp_runtime::cli::ServeArgs,
+}
+
+#[derive(clap::Subcommand)]
+enum Command {
+    /// Run a scripted session against the server in memory and print it.
+    Demo,
+}
+
 fn main() -> Result<(), Box<dyn std::error::Error>> {
-    if std::env::args().nth(1).as_deref() == Some("demo") {
+    let server = server();
+    let cli: Cli = mcp_runtime::cli::parse(&server);
+    if let Some(Command::Demo) = cli.command {
         return examples::runtime().block_on(demo());
     }
-    examples::serve(server())
+    examples::init_logging();
+    Ok(cli.serve.run(server)?)
 }

@@ -26,6 +26,7 @@
 //! | feature | default | what it adds |
 //! |---|---|---|
 //! | `http` | yes | Streamable HTTP on axum: [`transport::http::router`], [`Server::serve_http`], a bearer-token layer |
+//! | `cli` | no | [`cli`]: a server binary's command line (clap): stdio or `--http ADDR`, `--help`, `--version`; `cli::run(server)` is a whole `main` |
 //!
 //! # Example
 //!
@@ -62,6 +63,8 @@
 #[macro_use]
 mod setters;
 
+#[cfg(feature = "cli")]
+pub mod cli;
 pub mod client;
 pub mod server;
 pub mod transport;

@@ -143,17 +143,7 @@ impl Validator {
             let Some(o) = out.as_deref_mut() else {
                 return false;
             };
-            match (alt.non_null, &alt.choices) {
-                (Some(non_null), _) if !v.is_null() => {
-                    self.check(non_null, v, path, Some(o));
-                }
-                (_, Some(choices)) => report(o, path, Msg::Choices(choices, v)),
-                (_, None) => report(
-                    o,
-                    path,
-                    Msg::Text("must match at least one of the allowed shapes"),
-                ),
-            }
+            self.explain_union(alt, false, v, path, o);
         }
         if let Some(alt) = &r.one_of {
             let mut matched = 0;
@@ -165,10 +155,16 @@ impl Validator {
                     }
                 }
             }
-            match (matched, &alt.choices) {
-                (1, _) => {}
-                (0, Some(choices)) => fail!(out, ok, path, Msg::Choices(choices, v)),
-                (n, _) => fail!(out, ok, path, Msg::OneOf(n)),
+            match matched {
+                1 => {}
+                0 => {
+                    ok = false;
+                    let Some(o) = out.as_deref_mut() else {
+                        return false;
+                    };
+                    self.explain_union(alt, true, v, path, o);
+                }
+                n => fail!(out, ok, path, Msg::OneOf(n)),
             }
         }
         if let Some(not) = r.not
@@ -371,11 +367,14 @@ mod tests {
             (json!({"anyOf": [{"type": "string", "minLength": 3}, {"type": "null"}]}), json!("ab"), &["/x: must be at least 3 characters (got 2)"]),
             (json!({"anyOf": [{"type": "null"}, {"type": "integer"}]}), json!("5"), &["/x: must be an integer (got string)"]),
             (json!({"anyOf": [{"type": "string", "minLength": 3}, {"type": "null"}]}), json!(null), &[]),
-            (json!({"anyOf": [{"type": "string"}, {"type": "integer"}]}), json!([]), &["/x: must match at least one of the allowed shapes"]),
+            (json!({"anyOf": [{"type": "string"}, {"type": "integer"}]}), json!([]), &["/x: must be a string or an integer (got array)"]),
+            (json!({"anyOf": [{"type": "string"}, {"multipleOf": 2}]}), json!(3), &["/x: must be a multiple of 2 (got 3)"]),
+            (json!({"anyOf": [{"type": "string"}, false]}), json!(3), &["/x: must match at least one of the allowed shapes"]),
             (json!({"anyOf": [{"const": "a"}, {"const": "b"}]}), json!("c"), &[r#"/x: must be one of "a", "b" (got "c")"#]),
             (json!({"oneOf": [{"const": "a", "description": "A"}, {"enum": ["b", "c"]}]}), json!("d"), &[r#"/x: must be one of "a", "b", "c" (got "d")"#]),
             (json!({"oneOf": [{"type": "integer"}, {"minimum": 0}]}), json!(5), &["/x: must match exactly one of the allowed shapes (matched more than one)"]),
-            (json!({"oneOf": [{"type": "integer"}, {"type": "string"}]}), json!(null), &["/x: must match exactly one of the allowed shapes (matched none)"]),
+            (json!({"oneOf": [{"type": "integer"}, {"type": "string"}]}), json!(null), &["/x: must be a string or an integer (got null)"]),
+            (json!({"oneOf": [{"type": "integer"}, false]}), json!(null), &["/x: must match exactly one of the allowed shapes (matched none)"]),
             (json!({"oneOf": [{"type": "integer"}, {"type": "string"}]}), json!(3), &[]),
             (json!({"allOf": [{"minimum": 1}, {"maximum": 0}]}), json!(0.5), &["/x: must be >= 1 (got 0.5)", "/x: must be <= 0 (got 0.5)"]),
             (json!({"not": {"type": "string"}}), json!("a"), &["/x: must not match the disallowed shape"]),

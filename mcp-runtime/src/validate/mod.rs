@@ -23,11 +23,16 @@
 //! | `required` | `missing required argument "title"` at `/`, `missing required property "zip"` below |
 //! | `additionalProperties: false` | `unknown argument "colour" (allowed: title, priority)` |
 //! | `unevaluatedProperties: false` | the same, the names allowed through `allOf`, `oneOf`, `$ref`, … included |
-//! | `anyOf`, `oneOf` | `must match at least one of the allowed shapes`, `must match exactly one of the allowed shapes (matched 2)` |
+//! | `anyOf`, `oneOf` (tagged) | `/rule/kind: must be one of "percent", "fixed" (got "explode")`, `/rule: missing required property "location" (kind = "moveTo")`, `must have one of the keys "Byte", "Point" (got {"Pont":1})` |
+//! | `anyOf`, `oneOf` (untagged) | the closest branch's violations; `must be a string or an object (got number)` when no branch takes the type |
+//! | `anyOf`, `oneOf` (otherwise) | `must match at least one of the allowed shapes`, `must match exactly one of the allowed shapes (matched more than one)` |
+//! | an object or array sent as a string | `must be an object (got a string holding JSON; pass the object itself)` |
 //! | depth | `nesting deeper than 128 levels` |
 //!
 //! An `anyOf` of one schema and `{"type": "null"}` (how optional arguments are published) reports
-//! the errors of the non-null schema, the way pydantic does.
+//! the errors of the non-null schema, the way pydantic does. Other unions are explained in
+//! `union.rs`: the branch a discriminator selects, or the closest one, reports its own violations
+//! at their own pointers; that work is done only once a union has failed.
 //!
 //! | file | what it holds |
 //! |---|---|
@@ -39,6 +44,7 @@
 //! | `check.rs` | instance → violations: the walk, `type`/`enum`/`const`, numbers, strings, applicators |
 //! | `containers.rs` | the walk into arrays and objects |
 //! | `unevaluated.rs` | `unevaluatedProperties`, `unevaluatedItems`: what the other keywords evaluated |
+//! | `union.rs` | why a union matched no branch: its discriminator, the selected or closest branch |
 //! | `report.rs` | `Msg` and its rendering, quoting of received values, the `fail!` macro |
 //! | `path.rs` | `Path`: where the walk is, rendered as a JSON Pointer on demand |
 //! | `numbers.rs` | `Num`: exact comparison of JSON numbers; integral floats |
@@ -57,6 +63,7 @@ mod pattern;
 mod refs;
 mod report;
 mod unevaluated;
+mod union;
 
 use node::Node;
 pub use numbers::integer_out_of_range;

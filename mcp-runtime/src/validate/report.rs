@@ -5,6 +5,7 @@ use std::fmt::Write as _;
 
 use serde_json::{Number, Value};
 
+use super::node::Types;
 use super::path::Path;
 use super::{MAX_DEPTH, Violation};
 
@@ -48,6 +49,17 @@ pub(super) fn report(out: &mut Vec<Violation>, path: &Path<'_>, msg: Msg<'_>) {
         Msg::Depth => format!("nesting deeper than {MAX_DEPTH} levels"),
         Msg::Type(expected, v) => match v {
             Value::Number(_) if expected.contains("integer") => format!("{expected}{}", got(v)),
+            Value::String(s) => match json_container(s) {
+                Some(bit) if expected.contains(&Types(bit).describe()) => {
+                    let noun = if bit == Types::OBJECT {
+                        "object"
+                    } else {
+                        "array"
+                    };
+                    format!("{expected} (got a string holding JSON; pass the {noun} itself)")
+                }
+                _ => format!("{expected} (got string)"),
+            },
             other => format!("{expected} (got {})", kind(other)),
         },
         Msg::Choices(prefix, v) => format!("{prefix}{}", got(v)),
@@ -151,6 +163,25 @@ pub(super) fn choices_message<'a>(values: impl IntoIterator<Item = &'a Value>) -
         quote_into(&mut m, v);
     }
     m
+}
+
+/// The type bit (`Types::OBJECT` or `Types::ARRAY`) of the JSON a string holds, when it holds
+/// an object or an array: the model serialized a value it should have passed as it is.
+pub(super) fn json_container(s: &str) -> Option<u8> {
+    let bit = match s.trim_start().as_bytes().first()? {
+        b'{' => Types::OBJECT,
+        b'[' => Types::ARRAY,
+        _ => return None,
+    };
+    serde_json::from_str::<serde::de::IgnoredAny>(s).ok()?;
+    Some(bit)
+}
+
+/// A value as messages quote it: JSON text, cut after [`QUOTE_LIMIT`] characters.
+pub(super) fn quoted(v: &Value) -> String {
+    let mut s = String::new();
+    quote_into(&mut s, v);
+    s
 }
 
 /// The JSON type of a value, as `got …` names it.

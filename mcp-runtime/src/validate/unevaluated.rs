@@ -284,7 +284,7 @@ mod tests {
                 // Already failing: the branches' keys are not reported as unknown as well.
                 (
                     json!({"label": "a", "kind": "hexagon", "r": 1}),
-                    &["/: must match exactly one of the allowed shapes (matched none)"],
+                    &[r#"/kind: must be one of "circle", "square" (got "hexagon")"#],
                 ),
             ],
         );

@@ -1,0 +1,179 @@
+//! The command line of a server binary (feature `cli`): stdio by default, `--http ADDR` for MCP
+//! Streamable HTTP (with the `http` feature), `--help` and `--version`, parsed by clap. An unknown
+//! flag is an error: usage on stderr, exit code 2, nothing served.
+//!
+//! A whole `main` in one line:
+//!
+//! ```no_run
+//! # use mcp_runtime::prelude::*;
+//! # /// Add two numbers.
+//! # #[tool]
+//! # fn add(a: i64, b: i64) -> i64 { a + b }
+//! # fn server() -> Server {
+//! #     Server::builder("calculator", "1.0.0").tools(tools![add]).build().unwrap()
+//! # }
+//! fn main() -> std::process::ExitCode {
+//!     mcp_runtime::cli::run(server())
+//! }
+//! ```
+//!
+//! `--version` prints the name and version given to [`Server::builder`]. A binary with flags of
+//! its own flattens [`ServeArgs`] into its parser and serves with [`ServeArgs::run`]. The clap it
+//! derives with can be this crate's (`use mcp_runtime::cli::clap;`), so the versions agree:
+//!
+//! ```no_run
+//! # use mcp_runtime::prelude::*;
+//! use mcp_runtime::cli::clap;
+//!
+//! # fn server() -> Server { Server::builder("calculator", "1.0.0").build().unwrap() }
+//! #[derive(clap::Parser)]
+//! struct Cli {
+//!     /// Print each call on stderr.
+//!     #[arg(long)]
+//!     verbose: bool,
+//!     #[command(flatten)]
+//!     serve: mcp_runtime::cli::ServeArgs,
+//! }
+//!
+//! fn main() -> std::io::Result<()> {
+//!     let server = server();
+//!     let cli: Cli = mcp_runtime::cli::parse(&server);
+//!     cli.serve.run(server)
+//! }
+//! ```
+
+use std::io;
+use std::process::ExitCode;
+
+pub use clap;
+use clap::{Args, Command, FromArgMatches};
+
+use crate::server::Server;
+
+/// How to serve: the flags a server binary takes. Flatten it into a clap parser
+/// (`#[command(flatten)]`), or let [`run`] parse it.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Args)]
+// The doc comment above is for rustdoc; `--help` shows the server's title (see `parse`).
+#[command(about = None, long_about = None)]
+pub struct ServeArgs {
+    /// Serve MCP Streamable HTTP at http://ADDR/mcp instead of stdio; a bare port means
+    /// 127.0.0.1:PORT, port 0 any free port (the address is printed on stderr).
+    #[cfg(feature = "http")]
+    #[arg(long, value_name = "ADDR", value_parser = http_addr)]
+    pub http: Option<String>,
+}
+
+impl ServeArgs {
+    /// Serves `server` the way the flags say: over stdio until stdin closes, or over HTTP until
+    /// the process ends. Runs on the caller's tokio runtime.
+    pub async fn serve(&self, server: &Server) -> io::Result<()> {
+        #[cfg(feature = "http")]
+        if let Some(addr) = &self.http {
+            let listener = tokio::net::TcpListener::bind(addr).await?;
+            // With port 0 this line is how a launcher learns the port.
+            eprintln!("listening on http://{}/mcp", listener.local_addr()?);
+            let options = crate::transport::http::HttpOptions::default();
+            return server.serve_http_on(listener, options).await;
+        }
+        server.serve_stdio().await
+    }
+
+    /// Builds a tokio runtime and [serves](Self::serve) on it. Stdio gets a current-thread
+    /// runtime: one client whose messages arrive a line at a time needs no second thread (blocking
+    /// work still has tokio's blocking pool). HTTP gets a multi-thread runtime, for its many
+    /// connections.
+    pub fn run(&self, server: Server) -> io::Result<()> {
+        let mut builder = if self.is_http() {
+            tokio::runtime::Builder::new_multi_thread()
+        } else {
+            tokio::runtime::Builder::new_current_thread()
+        };
+        builder.enable_all().build()?.block_on(self.serve(&server))
+    }
+
+    fn is_http(&self) -> bool {
+        #[cfg(feature = "http")]
+        return self.http.is_some();
+        #[cfg(not(feature = "http"))]
+        return false;
+    }
+}
+
+/// The `--http` value: an address, or a bare port on the loopback interface.
+#[cfg(feature = "http")]
+fn http_addr(value: &str) -> Result<String, String> {
+    if value.is_empty() {
+        return Err("needs an address such as 127.0.0.1:8080, or a port".into());
+    }
+    Ok(if value.bytes().all(|b| b.is_ascii_digit()) {
+        format!("127.0.0.1:{value}")
+    } else {
+        value.to_owned()
+    })
+}
+
+/// The command of `server`'s binary with the arguments of `A`: the server's name and version
+/// (for `--version`), and its title, when it has one, as the text `--help` starts with (else the
+/// doc comment of `A`, if any).
+pub fn command<A: Args>(server: &Server) -> Command {
+    let info = server.info();
+    let command = A::augment_args(Command::new(info.name.clone())).version(info.version.clone());
+    match &info.title {
+        Some(title) => command.about(title.clone()),
+        None => command,
+    }
+}
+
+/// Parses the process's arguments into `A` (a clap `Args` type, [`ServeArgs`] flattened in or
+/// `ServeArgs` itself) under [`command`]. `--help` and `--version` print and exit with 0; a bad
+/// argument prints the error and usage on stderr and exits with 2.
+pub fn parse<A: Args + FromArgMatches>(server: &Server) -> A {
+    let matches = command::<A>(server).get_matches();
+    A::from_arg_matches(&matches).unwrap_or_else(|e| e.exit())
+}
+
+/// Parses the command line ([`parse`]) and serves `server` as it asks ([`ServeArgs::run`]). A
+/// failure to serve (an address in use, a broken stdin) is printed on stderr and exits with 1.
+pub fn run(server: Server) -> ExitCode {
+    let args: ServeArgs = parse(&server);
+    match args.run(server) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+#[cfg(all(test, feature = "http"))]
+mod tests {
+    use super::*;
+    use clap::Parser;
+
+    #[derive(Debug, Parser)]
+    struct Cli {
+        #[command(flatten)]
+        serve: ServeArgs,
+    }
+
+    fn parse(args: &[&str]) -> Result<ServeArgs, clap::Error> {
+        Cli::try_parse_from(std::iter::once("server").chain(args.iter().copied())).map(|c| c.serve)
+    }
+
+    #[test]
+    fn http_takes_an_address_or_a_port() {
+        assert_eq!(parse(&[]).unwrap().http, None);
+        let http = |args: &[&str]| parse(args).unwrap().http.unwrap();
+        assert_eq!(http(&["--http", "127.0.0.1:9000"]), "127.0.0.1:9000");
+        assert_eq!(http(&["--http=0.0.0.0:80"]), "0.0.0.0:80");
+        assert_eq!(http(&["--http", "8080"]), "127.0.0.1:8080");
+        assert_eq!(
+            parse(&["--http"]).unwrap_err().kind(),
+            clap::error::ErrorKind::InvalidValue
+        );
+        assert_eq!(
+            parse(&["--bogus"]).unwrap_err().kind(),
+            clap::error::ErrorKind::UnknownArgument
+        );
+    }
+}
