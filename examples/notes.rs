@@ -1,5 +1,7 @@
 //! The notes server of seed 001: one tool with structured output and a helpful ToolError, written
-//! as a method of the note store (`#[toolbox]`), whose `&self` is the server's state.
+//! as a method of the note store (`#[toolbox]`), whose `&self` is the server's state, taking its
+//! arguments as one struct (`#[arg(flatten)]`: the struct's fields are the tool's arguments, so the
+//! contract is the seed's `get_note(title)`).
 //!
 //! Run over stdio: `cargo run -p examples --bin notes`.
 
@@ -14,6 +16,12 @@ pub struct Note {
     pub title: String,
     pub body: String,
     pub words: i64,
+}
+
+/// What `get_note` is asked: its fields are the tool's top-level arguments.
+#[derive(Debug, Deserialize, JsonSchema)]
+pub struct NoteQuery {
+    pub title: String,
 }
 
 /// The notes, by title.
@@ -32,7 +40,8 @@ impl Default for Notes {
 impl Notes {
     /// Return one note by its exact title.
     #[tool]
-    pub fn get_note(&self, title: String) -> Result<Note, ToolError> {
+    pub fn get_note(&self, #[arg(flatten)] query: NoteQuery) -> Result<Note, ToolError> {
+        let NoteQuery { title } = query;
         let Some(body) = self.0.get(&title) else {
             let known: Vec<&str> = self.0.keys().map(String::as_str).collect();
             return Err(ToolError::new(format!(
