@@ -56,9 +56,11 @@ pub fn init_logging() {
 pub fn init_logging_at(default: LevelFilter) {
     use tracing_subscriber::layer::SubscriberExt;
     use tracing_subscriber::util::SubscriberInitExt;
+    // The builder's own maximum (INFO unless set) would cap what the filter below lets through.
     let _ = tracing_subscriber::fmt()
         .with_writer(std::io::stderr)
         .with_ansi(false)
+        .with_max_level(LevelFilter::TRACE)
         .finish()
         .with(log_filter(default))
         .try_init();
