@@ -26,6 +26,12 @@ impl Ctxt {
         self.push(syn::Error::new_spanned(obj.into_token_stream(), msg));
     }
 
+    /// Reports an error at `obj` and yields nothing: the value of a key that cannot be read.
+    pub fn refuse<T, O: ToTokens, M: Display>(&self, obj: O, msg: M) -> Option<T> {
+        self.error_spanned_by(obj, msg);
+        None
+    }
+
     /// An error underlining everything from `start` to `end`.
     pub fn error_range<M: Display>(&self, start: Span, end: Span, msg: M) {
         // `new_spanned` underlines from its first token to its last: two placeholder idents.

@@ -80,6 +80,15 @@ pub struct ToolOutput {
 }
 
 impl ToolFn {
+    /// The published arguments, each with its position among all the parameters (the index the
+    /// generated names use).
+    pub fn indexed_args(&self) -> impl Iterator<Item = (usize, &ToolArg)> {
+        self.params.iter().enumerate().filter_map(|(i, p)| match p {
+            Param::Arg(arg) => Some((i, arg)),
+            Param::Inject(_) => None,
+        })
+    }
+
     pub fn from_syn(
         cx: &Ctxt,
         attr: TokenStream,

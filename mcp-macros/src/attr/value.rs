@@ -29,14 +29,8 @@ pub(super) fn parse_metas(cx: &Ctxt, tokens: TokenStream) -> Vec<Meta> {
 pub(super) fn value_of<'a>(cx: &Ctxt, meta: &'a Meta, form: &str) -> Option<&'a Expr> {
     match meta {
         Meta::NameValue(nv) => Some(&nv.value),
-        Meta::Path(p) => {
-            cx.error_spanned_by(p, format!("expected a value: `{form}`"));
-            None
-        }
-        Meta::List(l) => {
-            cx.error_spanned_by(l, format!("expected `{form}`"));
-            None
-        }
+        Meta::Path(p) => cx.refuse(p, format!("expected a value: `{form}`")),
+        Meta::List(l) => cx.refuse(l, format!("expected `{form}`")),
     }
 }
 
@@ -47,10 +41,7 @@ pub(super) fn parse_lit_str(cx: &Ctxt, meta: &Meta) -> Option<Sp<LitStr>> {
         Expr::Lit(ExprLit {
             lit: Lit::Str(s), ..
         }) => Some(Sp::new(s.clone(), s.span())),
-        other => {
-            cx.error_spanned_by(other, format!("expected a string literal: `{form}`"));
-            None
-        }
+        other => cx.refuse(other, format!("expected a string literal: `{form}`")),
     }
 }
 
@@ -66,23 +57,15 @@ pub(super) fn parse_bool(cx: &Ctxt, meta: &Meta) -> Option<Sp<bool>> {
             Expr::Lit(ExprLit {
                 lit: Lit::Bool(b), ..
             }) => Some(Sp::new(b.value, b.span())),
-            other => {
-                cx.error_spanned_by(
-                    other,
-                    format!(
-                        "expected `true` or `false`: `{key}`, `{key} = true` or `{key} = false`"
-                    ),
-                );
-                None
-            }
+            other => cx.refuse(
+                other,
+                format!("expected `true` or `false`: `{key}`, `{key} = true` or `{key} = false`"),
+            ),
         },
-        Meta::List(l) => {
-            cx.error_spanned_by(
-                l,
-                format!("expected `{key}`, `{key} = true` or `{key} = false`"),
-            );
-            None
-        }
+        Meta::List(l) => cx.refuse(
+            l,
+            format!("expected `{key}`, `{key} = true` or `{key} = false`"),
+        ),
     }
 }
 
@@ -106,27 +89,18 @@ pub(super) fn parse_count(cx: &Ctxt, meta: &Meta) -> Option<Sp<u64>> {
             }
             Ok(n) => match u64::try_from(n) {
                 Ok(n) => Some(Sp::new(n, i.span())),
-                Err(_) => {
-                    cx.error_spanned_by(i, format!("`{key}` is out of range for `u64`"));
-                    None
-                }
+                Err(_) => cx.refuse(i, format!("`{key}` is out of range for `u64`")),
             },
-            Err(_) => {
-                cx.error_spanned_by(i, format!("`{key}` is out of range for `u64`"));
-                None
-            }
+            Err(_) => cx.refuse(i, format!("`{key}` is out of range for `u64`")),
         },
         Expr::Unary(u) if matches!(u.op, UnOp::Neg(_)) => {
             negative();
             None
         }
-        other => {
-            cx.error_spanned_by(
-                other,
-                format!("expected a non-negative integer literal: `{form}`"),
-            );
-            None
-        }
+        other => cx.refuse(
+            other,
+            format!("expected a non-negative integer literal: `{form}`"),
+        ),
     }
 }
 
@@ -173,13 +147,10 @@ pub(super) fn parse_num(cx: &Ctxt, meta: &Meta) -> Option<Sp<Num>> {
     };
     match num {
         Some(n) => Some(Sp::spanned(n, value)),
-        None => {
-            cx.error_spanned_by(
-                value,
-                format!("`{key}` is out of range: integer bounds must fit in `i64` or `u64`"),
-            );
-            None
-        }
+        None => cx.refuse(
+            value,
+            format!("`{key}` is out of range: integer bounds must fit in `i64` or `u64`"),
+        ),
     }
 }
 
@@ -194,10 +165,7 @@ pub(super) fn parse_list(cx: &Ctxt, meta: &Meta) -> Option<Sp<Vec<Expr>>> {
             }
             Some(Sp::new(a.elems.iter().cloned().collect(), a.span()))
         }
-        other => {
-            cx.error_spanned_by(other, format!("expected a list of values: `{form}`"));
-            None
-        }
+        other => cx.refuse(other, format!("expected a list of values: `{form}`")),
     }
 }
 
@@ -209,14 +177,8 @@ pub(super) fn parse_crate(cx: &Ctxt, meta: &Meta) -> Option<Sp<TokenStream>> {
             lit: Lit::Str(s), ..
         }) => match s.parse::<syn::Path>() {
             Ok(p) => Some(Sp::new(p.to_token_stream(), s.span())),
-            Err(_) => {
-                cx.error_spanned_by(s, "expected a path: `crate = path::to::mcp_runtime`");
-                None
-            }
+            Err(_) => cx.refuse(s, "expected a path: `crate = path::to::mcp_runtime`"),
         },
-        other => {
-            cx.error_spanned_by(other, "expected a path: `crate = path::to::mcp_runtime`");
-            None
-        }
+        other => cx.refuse(other, "expected a path: `crate = path::to::mcp_runtime`"),
     }
 }

@@ -150,10 +150,9 @@ fn expand_flat_takes(tool: &ToolFn, paths: &Paths) -> FlatTakes {
     let mut keys = TokenStream::new();
     let mut takes = TokenStream::new();
     let mut all = Vec::new();
-    let flattened = tool.params.iter().enumerate().filter_map(|(i, p)| match p {
-        Param::Arg(arg) if arg.attrs.is_flatten() => Some((i, arg)),
-        _ => None,
-    });
+    let flattened = tool
+        .indexed_args()
+        .filter(|(_, arg)| arg.attrs.is_flatten());
     for (n, (i, arg)) in flattened.enumerate() {
         let fns = type_fns(i);
         let var = binding(i);

@@ -10,7 +10,7 @@ use syn::spanned::Spanned;
 use super::{default_fn, respan, type_fns};
 use crate::attr::{ArgAttrs, Attr, Num};
 use crate::docs::Description;
-use crate::model::{Param, ToolFn};
+use crate::model::ToolFn;
 use crate::paths::Paths;
 
 /// One fn per default, `fn __mcp_default_<i>() -> ArgType { expr }`: the schema and the handler
@@ -23,8 +23,7 @@ pub fn expand_defaults(tool: &ToolFn, paths: &Paths) -> TokenStream {
     let option_kind = paths.option_arg_kind();
     let plain_kind = paths.plain_arg_kind();
     let mut out = TokenStream::new();
-    for (i, p) in tool.params.iter().enumerate() {
-        let Param::Arg(arg) = p else { continue };
+    for (i, arg) in tool.indexed_args() {
         let (Some(expr), Some(key)) = (arg.attrs.default.value(), arg.attrs.default.key_span())
         else {
             continue;
@@ -59,8 +58,7 @@ pub fn expand_input(tool: &ToolFn, paths: &Paths) -> TokenStream {
     let option = paths.option();
     let to_json = paths.to_json();
     let mut decls = TokenStream::new();
-    for (i, p) in tool.params.iter().enumerate() {
-        let Param::Arg(arg) = p else { continue };
+    for (i, arg) in tool.indexed_args() {
         let ty = &arg.ty;
         let fns = type_fns(i);
         if arg.attrs.is_flatten() {
