@@ -47,6 +47,34 @@ struct Tree {
     children: Vec<Tree>,
 }
 
+/// A `deny_unknown_fields` struct flattening a tagged enum: schemars publishes its enum's `oneOf`
+/// beside `unevaluatedProperties: false`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+#[allow(dead_code)]
+struct Draw {
+    label: String,
+    #[serde(flatten)]
+    shape: Shape,
+}
+
+/// `Draw` as schemars publishes it: the tagged enum's `oneOf` beside `unevaluatedProperties`.
+fn draw_schema() -> Value {
+    let schema = schemars_output::<Draw>();
+    assert!(schema["oneOf"].is_array(), "{schema}");
+    assert_eq!(schema["unevaluatedProperties"], false, "{schema}");
+    schema
+}
+
+/// What schemars emits for `T`, as written (no `$schema`, no `title`).
+fn schemars_output<T: JsonSchema>() -> Value {
+    let mut schema = serde_json::to_value(schemars::schema_for!(T)).unwrap();
+    let object = schema.as_object_mut().unwrap();
+    object.remove("$schema");
+    object.remove("title");
+    schema
+}
+
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 #[allow(dead_code)]
@@ -512,16 +540,7 @@ fn raw_cases() -> Vec<Case> {
                     }
                 },
                 "properties": {
-                    "flat": {
-                        "type": "object",
-                        "properties": {"label": {"type": "string"}},
-                        "required": ["label"],
-                        "oneOf": [
-                            {"type": "object", "properties": {"kind": {"const": "circle"}, "r": {"type": "number"}}, "required": ["kind", "r"]},
-                            {"type": "object", "properties": {"kind": {"const": "square"}, "side": {"type": "number"}}, "required": ["kind", "side"]}
-                        ],
-                        "unevaluatedProperties": false
-                    },
+                    "flat": draw_schema(),
                     "mixed": {
                         "$ref": "#/$defs/Named",
                         "allOf": [{"properties": {"a": true}}],
