@@ -8,22 +8,12 @@ use std::sync::{Once, OnceLock};
 use mcp_runtime::prelude::*;
 use serde_json::Value;
 
-/// A nested struct argument.
-#[derive(Debug, Deserialize, JsonSchema)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct Address {
-    pub street_name: String,
-    pub zip: Option<u32>,
-    #[serde(default)]
-    pub tags: Vec<String>,
-}
-
-/// A recursive struct: published with a `$ref` to itself.
-#[derive(Debug, Deserialize, JsonSchema)]
-pub struct Tree {
-    pub name: String,
-    pub children: Vec<Tree>,
-}
+// A nested struct argument (`Address`) and a recursive one, published with a `$ref` to itself
+// (`Tree`): the workspace's tests use the same types (this crate is its own workspace, so it
+// includes the file by path).
+#[path = "../../test-support/src/shapes.rs"]
+mod shapes;
+pub use shapes::{Address, Tree};
 
 /// An internally tagged enum.
 #[derive(Debug, Deserialize, JsonSchema)]

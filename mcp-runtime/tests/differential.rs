@@ -17,6 +17,7 @@ use mcp_runtime::validate::Validator;
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value, json};
 use test_support::call_detached;
+use test_support::shapes::{Address, Tree};
 use test_support::tasks::Priority;
 
 #[path = "shared/inexact.rs"]
@@ -27,25 +28,6 @@ use inexact::holds_inexact_float;
 const INPUTS: usize = 10_000;
 
 // ---- the argument types --------------------------------------------------------------------------
-
-#[derive(Debug, Deserialize, JsonSchema)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-#[allow(dead_code)]
-struct Address {
-    street_name: String,
-    zip: Option<u32>,
-    #[serde(default)]
-    tags: Vec<String>,
-    #[serde(rename = "x/y~z", default)]
-    odd_key: Option<bool>,
-}
-
-#[derive(Debug, Deserialize, JsonSchema)]
-#[allow(dead_code)]
-struct Tree {
-    name: String,
-    children: Vec<Tree>,
-}
 
 /// A `deny_unknown_fields` struct flattening a tagged enum: schemars publishes its enum's `oneOf`
 /// beside `unevaluatedProperties: false`.

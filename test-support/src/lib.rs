@@ -6,6 +6,7 @@
 //!   `MCP_INTEROP_REQUIRED`);
 //! - [`golden`]: a text compared with a committed file, a unified diff on mismatch;
 //! - [`wait`]: polling until a condition holds, bounded in time;
+//! - [`shapes`]: argument types several schema tests share (`Address`, `Tree`);
 //! - [`tasks`]: the task-tracker fixture (`Priority`, `Task`, `Store`) that several tool tests use;
 //! - [`call_detached`]: a tool of a table called outside any connection;
 //! - [`build_error`]: what the builder refuses for a table.
@@ -13,6 +14,7 @@
 pub mod golden;
 pub mod http;
 pub mod python;
+pub mod shapes;
 pub mod stdio;
 pub mod tasks;
 pub mod treacherous;

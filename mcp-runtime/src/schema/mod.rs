@@ -498,22 +498,7 @@ mod tests {
         types.iter().for_each(|check| check());
     }
 
-    #[derive(Deserialize, JsonSchema)]
-    #[serde(rename_all = "camelCase", deny_unknown_fields)]
-    #[allow(dead_code)]
-    struct Address {
-        street_name: String,
-        zip: Option<u32>,
-        #[serde(default)]
-        tags: Vec<String>,
-    }
-
-    #[derive(Deserialize, JsonSchema)]
-    #[allow(dead_code)]
-    struct Tree {
-        name: String,
-        children: Vec<Tree>,
-    }
+    use test_support::shapes::{Address, Tree};
 
     #[test]
     fn nested_types() {
@@ -524,7 +509,8 @@ mod tests {
                 "properties": {
                     "streetName": {"type": "string"},
                     "zip": {"type": ["integer", "null"], "minimum": 0, "maximum": 4294967295u32},
-                    "tags": {"type": "array", "items": {"type": "string"}, "default": []}
+                    "tags": {"type": "array", "items": {"type": "string"}, "default": []},
+                    "x/y~z": {"type": ["boolean", "null"], "default": null}
                 },
                 "required": ["streetName"],
                 "additionalProperties": false
