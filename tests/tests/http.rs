@@ -821,13 +821,16 @@ async fn a_stateless_client_that_hangs_up_before_any_answer_cancels_the_call() {
 
 // ---- security ----
 
+/// Options to serve with, a header, and the status each of its values gets.
+type GuardCase = (HttpOptions, &'static str, &'static [(&'static str, StatusCode)]);
+
 /// The Origin and Host guards (DNS rebinding): each header value under the options it is served
 /// with, and the status it gets.
 #[tokio::test]
 async fn origins_and_hosts_are_checked() {
     use StatusCode as S;
     let any = HttpOptions::default;
-    let cases: [(HttpOptions, &str, &[(&str, StatusCode)]); 4] = [
+    let cases: [GuardCase; 4] = [
         (
             any().allow_origin("https://app.example.com"),
             "origin",

@@ -200,7 +200,7 @@ async fn list_and_echo(conn: &Conn) -> (Value, Value) {
 #[tokio::test]
 async fn every_stateless_result_says_complete_and_names_the_server() {
     on_each(KIT, vias_in(Era::Stateless), async |conn, _, _| {
-        let (list, call) = list_and_echo(&conn).await;
+        let (list, call) = list_and_echo(conn).await;
         for result in [&list, &call] {
             assert_eq!(result["resultType"], "complete", "{result}");
             assert_eq!(
@@ -221,7 +221,7 @@ async fn every_stateless_result_says_complete_and_names_the_server() {
 #[tokio::test]
 async fn handshake_results_carry_no_stateless_fields() {
     on_each(KIT, vias_in(Era::Handshake), async |conn, _, _| {
-        let (list, call) = list_and_echo(&conn).await;
+        let (list, call) = list_and_echo(conn).await;
         for result in [&list, &call] {
             for key in ["resultType", "ttlMs", "cacheScope", "_meta"] {
                 assert!(result.get(key).is_none(), "{key} in {result}");

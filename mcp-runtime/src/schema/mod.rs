@@ -394,7 +394,7 @@ mod tests {
 
     use schemars::JsonSchema;
     use serde::de::DeserializeOwned;
-    use serde::{Deserialize, Serialize};
+    use serde::Serialize;
     use serde_json::{Value, json};
 
     use super::*;
