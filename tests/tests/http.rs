@@ -822,7 +822,11 @@ async fn a_stateless_client_that_hangs_up_before_any_answer_cancels_the_call() {
 // ---- security ----
 
 /// Options to serve with, a header, and the status each of its values gets.
-type GuardCase = (HttpOptions, &'static str, &'static [(&'static str, StatusCode)]);
+type GuardCase = (
+    HttpOptions,
+    &'static str,
+    &'static [(&'static str, StatusCode)],
+);
 
 /// The Origin and Host guards (DNS rebinding): each header value under the options it is served
 /// with, and the status it gets.

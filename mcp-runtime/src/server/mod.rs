@@ -72,9 +72,9 @@ mod tools;
 
 use tools::Scope;
 
-pub(crate) use batch::{BatchAnswer, batch_items};
 #[cfg(feature = "http")]
 pub(crate) use batch::BatchItem;
+pub(crate) use batch::{BatchAnswer, batch_items};
 pub use builder::{
     BuildError, DEFAULT_MAX_MESSAGE_BYTES, DEFAULT_MAX_QUEUED_RESPONSES, ServerBuilder,
     ServerOptions,
