@@ -1,6 +1,7 @@
 //! Differential: an arbitrary JSON Schema (2020-12, the keywords schemars emits and our validator
 //! implements) and an arbitrary instance; our `Validator::is_valid` must give the `jsonschema`
-//! crate's verdict (Draft 2020-12, formats not validated), and `validate` must agree with
+//! crate's verdict (Draft 2020-12, the string formats ours asserts validated, the others
+//! ignored as ours ignores them, the integer formats as bounds), and `validate` must agree with
 //! `is_valid`. A schema our validator refuses to compile is skipped.
 //!
 //! The generator's restrictions, each a documented, honest difference (FUZZING.md):
@@ -17,7 +18,7 @@
 
 use arbitrary::{Result, Unstructured};
 use libfuzzer_sys::fuzz_target;
-use mcp_runtime::validate::Validator;
+use mcp_runtime::validate::{Validator, string_conforms};
 use serde_json::{Map, Number, Value, json};
 
 #[path = "../../mcp-runtime/tests/shared/inexact.rs"]
@@ -65,6 +66,10 @@ const STRINGS: &[&str] = &[
     "null",
     "😀",
     "e\u{301}",
+    "1985-04-12T23:20:50.52Z",
+    "2024-02-29T12:00:00+01:00",
+    "2023-02-29T12:00:00Z",
+    "2024-01-01t00:00:00z",
 ];
 
 const NUMBERS: &[f64] = &[
@@ -487,7 +492,8 @@ fn check(data: &[u8]) -> Result<()> {
     let cache = PATTERNS_SEEN.with(Clone::clone);
     let built = jsonschema::draft202012::options()
         .with_pattern_cache(cache)
-        .build(&int_formats_as_bounds(&schema));
+        .should_validate_formats(true)
+        .build(&formats_as_ours_reads_them(&schema));
     let reference = match built {
         Ok(v) => v,
         Err(_) if !generated => return Ok(()),
@@ -517,10 +523,13 @@ fn check(data: &[u8]) -> Result<()> {
     Ok(())
 }
 
-/// The integer formats (`int64`, `uint8`, …) are not standard, so jsonschema ignores them; ours
-/// enforces each as the range of its Rust type, on numbers, refusing fractions. The reference gets
-/// that meaning as one more `allOf` branch: `minimum`, `maximum` and `multipleOf: 1`.
-fn int_formats_as_bounds(schema: &Value) -> Value {
+/// `format` for the reference as ours reads it. The string formats ours asserts (`date-time`,
+/// `ipv4`, … — `string_conforms` knows them) stay and are validated by the reference too; the
+/// others (`email`, `double`, …) are annotations for ours and are removed. The integer formats
+/// (`int64`, `uint8`, …) are not standard, so jsonschema ignores them; ours enforces each as the
+/// range of its Rust type, on numbers, refusing fractions. The reference gets that meaning as one
+/// more `allOf` branch: `minimum`, `maximum` and `multipleOf: 1`.
+fn formats_as_ours_reads_them(schema: &Value) -> Value {
     fn range(format: &str) -> Option<(Value, Value)> {
         Some(match format {
             "int8" => (json!(i8::MIN), json!(i8::MAX)),
@@ -539,6 +548,13 @@ fn int_formats_as_bounds(schema: &Value) -> Value {
         match v {
             Value::Object(o) => {
                 o.values_mut().for_each(walk);
+                let format = o.get("format").and_then(Value::as_str).map(str::to_owned);
+                let asserted = format
+                    .as_deref()
+                    .is_some_and(|f| string_conforms(f, "").is_some() || range(f).is_some());
+                if format.is_some() && !asserted {
+                    o.remove("format");
+                }
                 if let Some((lo, hi)) = o.get("format").and_then(Value::as_str).and_then(range) {
                     let bounds = json!({"minimum": lo, "maximum": hi, "multipleOf": 1});
                     match o.get_mut("allOf") {
