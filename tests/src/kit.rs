@@ -1,6 +1,7 @@
 //! Test tools, one per behaviour the server must show: plain results, failures, panics, progress,
 //! logging, slow calls (cancellation, timeouts, the concurrency cap) and elicitation.
 //!
+use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
@@ -232,6 +233,54 @@ pub async fn pick_color(ctx: &Context, prompt: Option<String>) -> Result<String,
     })
 }
 
+/// A ledger whose methods are tools (`#[toolbox]`), served as a second table beside the free
+/// functions: one struct as the input, a tagged union, camelCase names, an `anyhow` error.
+#[derive(Default)]
+pub struct Ledger(Mutex<i64>);
+
+/// A ledger entry, tagged by `kind`.
+#[derive(Deserialize, JsonSchema)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Entry {
+    Credit { amount: u32 },
+    Debit { amount: u32, memo: String },
+}
+
+/// What `post` is given: its fields are the tool's arguments.
+#[derive(Deserialize, JsonSchema)]
+pub struct Posting {
+    /// Who posts the entry.
+    #[schemars(length(min = 1))]
+    pub by: String,
+    pub entry: Entry,
+}
+
+#[toolbox(rename_all = "camelCase")]
+impl Ledger {
+    /// Post an entry; returns the balance.
+    #[tool]
+    fn post(&self, #[arg(flatten)] posting: Posting, dry_run: Option<bool>) -> i64 {
+        let mut balance = self.0.lock().unwrap();
+        let change = match posting.entry {
+            Entry::Credit { amount } => i64::from(amount),
+            Entry::Debit { amount, .. } => -i64::from(amount),
+        };
+        if dry_run == Some(true) {
+            return *balance + change;
+        }
+        *balance += change;
+        *balance
+    }
+
+    /// Load a ledger file; returns its size in bytes.
+    #[tool(read_only)]
+    fn load(&self, file_path: String) -> anyhow::Result<usize> {
+        use anyhow::Context as _;
+        let text = std::fs::read_to_string(&file_path).context("reading the ledger")?;
+        Ok(text.len())
+    }
+}
+
 /// Every kit tool, in listing order.
 pub fn table() -> ToolTable {
     tools![
@@ -249,7 +298,7 @@ pub fn table() -> ToolTable {
     ]
 }
 
-/// The names of [`table`], in order.
+/// The names of the kit's tools in listing order: [`table`], then `Ledger`'s.
 pub const NAMES: &[&str] = &[
     "echo",
     "add",
@@ -262,6 +311,8 @@ pub const NAMES: &[&str] = &[
     "whoami",
     "pick_color",
     "watch_cancel",
+    "post",
+    "load",
 ];
 
 /// The kit server's builder: tools, state, identity and instructions; options left default.
@@ -270,7 +321,9 @@ pub fn builder() -> ServerBuilder {
         .title("Test kit")
         .instructions("Tools that exercise the runtime.")
         .tools(table())
+        .tools(tools![Ledger])
         .state(Probe::default())
+        .state(Ledger::default())
 }
 
 /// Options of a kit server, as command-line flags of the `kit_server` binary too.

@@ -53,7 +53,7 @@ async fn pages_follow_the_cursor_and_cover_every_tool_once() {
                 None => break,
             }
         }
-        assert_eq!(sizes, [3, 3, 3, 2], "{via:?} {era:?}");
+        assert_eq!(sizes, [3, 3, 3, 3, 1], "{via:?} {era:?}");
         assert_eq!(all, NAMES);
         // The client's list_tools follows the pages itself.
         assert_eq!(names(&conn.client.list_tools().await.unwrap()), NAMES);
@@ -194,4 +194,67 @@ async fn tools_calls_before_the_handshake_are_refused_and_after_it_served() {
         );
         peer.finish_ok().await;
     }
+}
+
+/// Issue 12 over the wire: a second table of methods (`#[toolbox]`) served after the free
+/// functions, one struct as the input, camelCase names, a tagged union's messages, and an `anyhow`
+/// error hidden from the model, in memory and over stdio, in both eras.
+#[tokio::test]
+async fn methods_flattened_input_unions_and_any_error_type_over_every_setup() {
+    on_each(KIT, SETUPS, async |conn, via, era| {
+        let tools = conn.client.list_tools().await.unwrap();
+        let post = tools.iter().find(|t| t["name"] == "post").unwrap();
+        let schema = &post["inputSchema"];
+        let keys: Vec<&str> = schema["properties"]
+            .as_object()
+            .unwrap()
+            .keys()
+            .map(String::as_str)
+            .collect();
+        assert_eq!(keys, ["by", "entry", "dryRun"], "{via:?} {era:?}");
+        assert_eq!(schema["required"], json!(["by", "entry"]));
+
+        let credit = json!({"by": "ann", "entry": {"kind": "credit", "amount": 5}, "dryRun": true});
+        let r = conn.call("post", credit).await;
+        assert!(!r.is_error, "{r:?}");
+        assert_eq!(structured(&r), json!({"result": 5}));
+
+        let refused = [
+            (
+                json!({"by": "ann", "entry": {"kind": "refund", "amount": 5}}),
+                r#"/entry/kind: must be one of "credit", "debit" (got "refund")"#,
+            ),
+            (
+                json!({"by": "ann", "entry": {"kind": "debit", "amount": 5}}),
+                r#"/entry: missing required property "memo" (kind = "debit")"#,
+            ),
+            (
+                json!({"by": "ann", "entry": {"kind": "credit", "amount": 5}, "dry_run": true}),
+                r#"unknown argument "dry_run""#,
+            ),
+        ];
+        for (arguments, rule) in refused {
+            let r = conn.call("post", arguments.clone()).await;
+            let text = r.first_text().unwrap_or_default().to_owned();
+            assert!(r.is_error, "{arguments}: {text}");
+            assert!(
+                text.starts_with("Invalid arguments for tool post: ") && text.contains(rule),
+                "{arguments}: {text}"
+            );
+        }
+
+        let r = conn
+            .call("load", json!({"filePath": "/nonexistent/ledger.txt"}))
+            .await;
+        assert!(r.is_error);
+        assert_eq!(r.first_text(), Some("Error executing tool load"));
+        let meta = r.meta.as_ref().expect("_meta with the error id");
+        assert!(
+            meta["errorId"]
+                .as_str()
+                .is_some_and(|id| id.starts_with("err-")),
+            "{meta:?}"
+        );
+    })
+    .await;
 }
