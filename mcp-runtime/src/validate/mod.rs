@@ -159,6 +159,14 @@ mod tests {
         }
     }
 
+    /// Each `(schema, needle)`: the schema does not compile, with an error that contains `needle`.
+    pub(super) fn refused(cases: impl IntoIterator<Item = (Value, &'static str)>) {
+        for (schema, needle) in cases {
+            let err = Validator::compile(&schema).expect_err(&schema.to_string());
+            assert!(err.contains(needle), "{schema}: {err}");
+        }
+    }
+
     #[test]
     fn format_joins_violations() {
         let vs = [
