@@ -69,6 +69,7 @@ pub mod client;
 pub mod server;
 pub mod transport;
 
+pub mod prompt;
 pub mod tool;
 
 pub mod context;
@@ -87,6 +88,9 @@ pub use context::connection::Connection;
 pub use context::elicitation::{ElicitError, Elicitation};
 pub use context::{ClientRequestError, Context};
 pub use error::{ProtocolError, ToolError};
+pub use prompt::{
+    CompleteRequest, GetPromptResult, Prompt, PromptBuildError, PromptMessage, PromptTable, Role,
+};
 pub use protocol::{ClientCapabilities, Implementation, LogLevel};
 pub use server::{BuildError, Server, ServerBuilder};
 pub use tool::{
@@ -95,7 +99,7 @@ pub use tool::{
 };
 
 #[doc(inline)]
-pub use mcp_macros::{tool, toolbox, tools};
+pub use mcp_macros::{prompt, prompts, tool, toolbox, tools};
 
 /// The schemars this crate uses (1.x): `#[derive(JsonSchema)]` with [`prelude`] imported needs no
 /// schemars dependency of your own. A `JsonSchema` of another major version is another trait, and
@@ -122,6 +126,9 @@ pub mod prelude {
     pub use crate::{
         CallToolResult, Content, Contents, Context, ProtocolError, StateMap, ToolError, ToolTable,
         tool, toolbox, tools,
+    };
+    pub use crate::{
+        CompleteRequest, GetPromptResult, PromptMessage, PromptTable, prompt, prompts,
     };
     /// In scope for `#[derive(JsonSchema)]`, whose expansion names `schemars::…`: with the
     /// prelude imported, the derive needs no direct schemars dependency and no attribute.
