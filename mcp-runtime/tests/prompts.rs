@@ -383,16 +383,9 @@ async fn capabilities_are_declared_only_when_there_are_prompts() {
     fn add(a: i64, b: i64) -> i64 {
         a + b
     }
-    let tools_only = Server::builder("t", "1")
-        .tools(tools![add])
-        .build()
-        .unwrap();
-    let client = Client::in_process(&tools_only).await.unwrap();
-    let declared = &client.session().unwrap().capabilities;
-    assert!(declared.get("prompts").is_none(), "{declared}");
-    assert!(declared.get("completions").is_none(), "{declared}");
-    let e = client.request("prompts/list", json!({})).await.unwrap_err();
-    assert_eq!(code(&e), Some(-32601));
+    let tools_only = Server::builder("t", "1").tools(tools![add]).build();
+    let declared = test_support::declares(&tools_only.unwrap(), "prompts/list", json!({})).await;
+    assert_eq!(declared, (false, false, Err(Some(-32601))));
 }
 
 #[test]
