@@ -14,6 +14,10 @@
 //!   and serves it: [`Server::serve_stdio`], [`Server::serve_io`], and with the `http` feature
 //!   Streamable HTTP ([`transport::http`]). Both protocol eras are served: the 2025 `initialize`
 //!   handshake and the stateless 2026-07-28 revision.
+//! - [`#[prompt]`](macro@prompt) turns a function into a prompt (its parameters the arguments, its
+//!   return value the messages: [`PromptMessage`]); [`prompts!`] collects them into a
+//!   [`PromptTable`] that [`ServerBuilder::prompts`] serves (`prompts/list`, `prompts/get`).
+//!   `#[arg(complete = f)]` and string enums answer `completion/complete` ([`CompleteRequest`]).
 //! - [`Context`] (a `&Context` parameter) is the request: progress, log messages, cancellation,
 //!   elicitation, and who is calling.
 //! - [`Client`] talks to a server over the same JSON-RPC path, in memory
@@ -26,6 +30,7 @@
 //! | feature | default | what it adds |
 //! |---|---|---|
 //! | `http` | yes | Streamable HTTP on axum: [`transport::http::router`], [`Server::serve_http`], a bearer-token layer |
+//! | (none) | always | prompts: [`macro@prompt`], [`prompts!`], `prompts/list`, `prompts/get`, elicitation mid-`prompts/get` in both eras; completions: `completion/complete` from `#[arg(complete = f)]` and string enums |
 //! | `cli` | no | [`cli`]: a server binary's command line (clap): stdio or `--http ADDR`, `--help`, `--version`; `cli::run(server)` is a whole `main` |
 //!
 //! # Example
