@@ -172,7 +172,6 @@ fn format_duration(d: Duration) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::scope::until_input_needed;
     use super::*;
     use std::time::Duration;
 
