@@ -33,6 +33,7 @@ fn binary(example: &str) -> &'static str {
         "shop" => env!("CARGO_BIN_EXE_shop"),
         "notes" => env!("CARGO_BIN_EXE_notes"),
         "atrium" => env!("CARGO_BIN_EXE_atrium"),
+        "conformance" => env!("CARGO_BIN_EXE_conformance"),
         other => panic!("no example {other}"),
     }
 }
@@ -295,6 +296,25 @@ async fn notes_publishes_its_golden_prompt_and_summarizes_in_both_eras() {
             e.protocol().map(|p| (p.code, p.message.as_str())),
             Some((-32602, "No note 'todo'"))
         );
+        s.stop().await;
+    }
+}
+
+/// The conformance server's prompt that asks the user for its context, over stdio: an
+/// `elicitation/create` request in the middle of `prompts/get` (handshake era), an
+/// `input_required` result answered and retried (stateless era).
+#[tokio::test]
+async fn a_prompt_asks_the_user_mid_get_over_stdio_in_both_eras() {
+    for era in ERAS {
+        let user = Arc::new(User::default());
+        user.will(ElicitationAnswer::Accept(json!({"context": "tides"})));
+        let s = Served::start("conformance", era, Some(user.clone())).await;
+        let got = s.client.get_prompt("test_input_required_result_prompt", []);
+        let text = got.await.unwrap().messages[0].content.clone();
+        let expected = mcp_runtime::Content::text("Write with this context in mind: tides");
+        assert_eq!(text, expected, "{era:?}");
+        let asked: Vec<String> = user.asked().into_iter().map(|r| r.message).collect();
+        assert_eq!(asked, ["What context should the prompt use?"], "{era:?}");
         s.stop().await;
     }
 }
