@@ -3,8 +3,8 @@
 //!
 //! Run it over HTTP: `cargo run -p examples --bin conformance -- --http 127.0.0.1:3001`, then
 //! `npx @modelcontextprotocol/conformance server --url http://127.0.0.1:3001/mcp`; `.ci/conformance`
-//! does both for the three suites CI runs. Prompts and resources are out of scope: the server
-//! declares them with empty lists (see `conformance/expected-failures.txt`).
+//! does both for the three suites CI runs. Every prompt fixture is a `#[prompt]` function;
+//! resources are still answered with empty lists (see `conformance/expected-failures.txt`).
 
 use std::hash::{BuildHasher, Hasher};
 use std::time::Duration;
@@ -613,8 +613,87 @@ fn hex_decode(hex: &str) -> Vec<u8> {
         .collect()
 }
 
-/// The server: every tool above, the 2020-12 tool with its hand-written schema, and empty
-/// prompt and resource lists.
+// ---- prompts ----
+
+/// A simple prompt without arguments.
+#[prompt]
+fn test_simple_prompt() -> String {
+    "This is a simple prompt for testing.".into()
+}
+
+/// A prompt with two arguments, substituted into its text.
+#[prompt]
+fn test_prompt_with_arguments(
+    /// First test argument.
+    #[arg(complete = cities)]
+    arg1: String,
+    /// Second test argument.
+    arg2: String,
+) -> String {
+    format!("Prompt with arguments: arg1='{arg1}', arg2='{arg2}'")
+}
+
+/// The completion fixture's values for `arg1`, by prefix.
+fn cities(request: &CompleteRequest) -> Vec<String> {
+    let all = ["paris", "park", "party", "test", "testing"];
+    let matching = all.into_iter().filter(|c| c.starts_with(request.value()));
+    matching.map(str::to_owned).collect()
+}
+
+/// A prompt embedding the resource it is given.
+#[prompt]
+fn test_prompt_with_embedded_resource(
+    /// URI of the resource to embed.
+    #[arg(rename = "resourceUri")]
+    resource_uri: String,
+) -> Vec<PromptMessage> {
+    let text = "Embedded resource content for testing.";
+    vec![
+        PromptMessage::user(Content::embedded_text(resource_uri, "text/plain", text)),
+        PromptMessage::user("Please process the embedded resource above."),
+    ]
+}
+
+/// A prompt showing an image.
+#[prompt]
+fn test_prompt_with_image() -> Vec<PromptMessage> {
+    vec![
+        PromptMessage::user(Content::image(PNG, "image/png")),
+        PromptMessage::user("Please analyze the image above."),
+    ]
+}
+
+#[derive(Deserialize, JsonSchema)]
+#[serde(crate = "mcp_runtime::serde")]
+struct UserContext {
+    context: String,
+}
+
+/// A prompt that asks the user for its context first: in the stateless era an `input_required`
+/// result, in the handshake era an elicitation request in the middle of `prompts/get`.
+#[prompt]
+async fn test_input_required_result_prompt(ctx: &Context) -> Result<String, ToolError> {
+    let question = "What context should the prompt use?";
+    let context = if ctx.protocol_version() == Some("2026-07-28") {
+        match accepted(ctx, "user_context", "context")? {
+            Some(c) => c.as_str().unwrap_or_default().to_owned(),
+            None => {
+                let ask = elicit_request(question, "context", "string");
+                return Err(require_one(ctx, "user_context", ask, None).await);
+            }
+        }
+    } else {
+        match ctx.elicit::<UserContext>(question).await {
+            Ok(Elicitation::Accept(c)) => c.context,
+            Ok(_) => "none".into(),
+            Err(e) => return Err(e.into_tool_error("this prompt asks the user for its context")),
+        }
+    };
+    Ok(format!("Write with this context in mind: {context}"))
+}
+
+/// The server: every tool above, the 2020-12 tool with its hand-written schema, every prompt
+/// fixture, and empty resource lists.
 pub fn server() -> Server {
     let table = tools![
         test_simple_text,
@@ -658,6 +737,13 @@ pub fn server() -> Server {
         .tools(mcp_runtime::ToolTable::from_tools(
             tools.collect::<Vec<_>>(),
         ))
+        .prompts(prompts![
+            test_simple_prompt,
+            test_prompt_with_arguments,
+            test_prompt_with_embedded_resource,
+            test_prompt_with_image,
+            test_input_required_result_prompt,
+        ])
         .empty_prompts_and_resources()
         .build()
         .expect("every tool's state is given")

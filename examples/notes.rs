@@ -1,7 +1,8 @@
 //! The notes server of seed 001: one tool with structured output and a helpful ToolError, written
 //! as a method of the note store (`#[toolbox]`), whose `&self` is the server's state, taking its
 //! arguments as one struct (`#[arg(flatten)]`: the struct's fields are the tool's arguments, so the
-//! contract is the seed's `get_note(title)`).
+//! contract is the seed's `get_note(title)`). One prompt, `summarize_note`, embeds a note and asks
+//! for its summary; its `title` argument completes from the titles of the notes.
 //!
 //! Run over stdio: `cargo run -p examples --bin notes`.
 
@@ -58,11 +59,46 @@ impl Notes {
     }
 }
 
-/// The server: `Notes`, whose methods are its tools.
+/// Ask for a one-sentence summary of a note, the note embedded.
+#[prompt(title = "Summarize a note")]
+pub fn summarize_note(
+    notes: &Notes,
+    /// The exact title of the note.
+    #[arg(complete = note_titles)]
+    title: String,
+) -> Result<Vec<PromptMessage>, ToolError> {
+    let Some(body) = notes.0.get(&title) else {
+        return Err(ToolError::protocol(
+            mcp_runtime::error::codes::INVALID_PARAMS,
+            format!("No note {}", py_repr(&title)),
+        ));
+    };
+    Ok(vec![
+        PromptMessage::user(Content::embedded_text(
+            format!("notes://{title}"),
+            "text/plain",
+            body.clone(),
+        )),
+        PromptMessage::user("Summarize the note above in one sentence."),
+    ])
+}
+
+/// The titles of the notes that start with what was typed.
+fn note_titles(request: &CompleteRequest) -> Vec<String> {
+    let notes = request.state::<Notes>().map(|n| &n.0);
+    let titles = notes.into_iter().flat_map(|n| n.keys());
+    titles
+        .filter(|t| t.starts_with(request.value()))
+        .cloned()
+        .collect()
+}
+
+/// The server: `Notes`, whose methods are its tools, and its prompt.
 pub fn server() -> Server {
     Server::builder("Notes", "1.0.0")
         .state(Notes::default())
         .tools(tools![Notes])
+        .prompts(prompts![summarize_note])
         .build()
         .expect("every tool's state is given")
 }

@@ -33,6 +33,7 @@ fn binary(example: &str) -> &'static str {
         "shop" => env!("CARGO_BIN_EXE_shop"),
         "notes" => env!("CARGO_BIN_EXE_notes"),
         "atrium" => env!("CARGO_BIN_EXE_atrium"),
+        "conformance" => env!("CARGO_BIN_EXE_conformance"),
         other => panic!("no example {other}"),
     }
 }
@@ -219,20 +220,27 @@ fn invalid(tool: &str, what: &str) -> String {
 
 // ---- golden contracts ---------------------------------------------------------------------------
 
-fn golden_path(example: &str) -> PathBuf {
+fn golden_path(example: &str, list: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
         .join("golden")
-        .join(format!("{example}.tools.json"))
+        .join(format!("{example}.{list}.json"))
 }
 
 /// Compares what `example` publishes in `era` with its golden file (the handshake era writes it
-/// under `UPDATE_GOLDEN`).
+/// under `UPDATE_GOLDEN`): its tools, or with `list` = `prompts` its prompts.
 async fn check_golden(example: &str, era: Era) -> Result<(), String> {
+    check_golden_list(example, era, "tools").await
+}
+
+async fn check_golden_list(example: &str, era: Era, list: &str) -> Result<(), String> {
     let served = Served::start(example, era, None).await;
-    let tools = served.client.list_tools().await.expect("tools/list");
+    let items = match list {
+        "tools" => served.client.list_tools().await.expect("tools/list"),
+        _ => served.client.list_prompts().await.expect("prompts/list"),
+    };
     served.stop().await;
-    let actual = serde_json::to_string_pretty(&Value::Array(tools)).unwrap() + "\n";
-    let path = golden_path(example);
+    let actual = serde_json::to_string_pretty(&Value::Array(items)).unwrap() + "\n";
+    let path = golden_path(example, list);
     if golden::updating() && era == Era::Handshake {
         golden::write(&path, &actual);
         return Ok(());
@@ -256,6 +264,59 @@ async fn every_example_publishes_its_golden_contract_in_both_eras() {
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[tokio::test]
+async fn notes_publishes_its_golden_prompt_and_summarizes_in_both_eras() {
+    for era in ERAS {
+        check_golden_list("notes", era, "prompts").await.unwrap();
+        let s = Served::start("notes", era, None).await;
+        let c = s
+            .client
+            .complete("summarize_note", "title", "gro", [])
+            .await;
+        assert_eq!(c.unwrap().values, ["groceries"], "{era:?}");
+        let none = s.client.complete("summarize_note", "title", "x", []).await;
+        assert!(none.unwrap().values.is_empty(), "{era:?}");
+        let got = s
+            .client
+            .get_prompt_raw("summarize_note", [("title", "groceries")]);
+        let got = got.await.unwrap();
+        assert_eq!(
+            got["messages"][0]["content"]["resource"]["text"],
+            "milk, eggs"
+        );
+        assert_eq!(
+            got["messages"][0]["content"]["resource"]["uri"],
+            "notes://groceries"
+        );
+        let missing = s.client.get_prompt("summarize_note", [("title", "todo")]);
+        let e = missing.await.unwrap_err();
+        assert_eq!(
+            e.protocol().map(|p| (p.code, p.message.as_str())),
+            Some((-32602, "No note 'todo'"))
+        );
+        s.stop().await;
+    }
+}
+
+/// The conformance server's prompt that asks the user for its context, over stdio: an
+/// `elicitation/create` request in the middle of `prompts/get` (handshake era), an
+/// `input_required` result answered and retried (stateless era).
+#[tokio::test]
+async fn a_prompt_asks_the_user_mid_get_over_stdio_in_both_eras() {
+    for era in ERAS {
+        let user = Arc::new(User::default());
+        user.will(ElicitationAnswer::Accept(json!({"context": "tides"})));
+        let s = Served::start("conformance", era, Some(user.clone())).await;
+        let got = s.client.get_prompt("test_input_required_result_prompt", []);
+        let text = got.await.unwrap().messages[0].content.clone();
+        let expected = mcp_runtime::Content::text("Write with this context in mind: tides");
+        assert_eq!(text, expected, "{era:?}");
+        let asked: Vec<String> = user.asked().into_iter().map(|r| r.message).collect();
+        assert_eq!(asked, ["What context should the prompt use?"], "{era:?}");
+        s.stop().await;
+    }
 }
 
 // ---- the seeds' scenarios -----------------------------------------------------------------------

@@ -24,7 +24,7 @@ pub fn expand(tool: &ToolFn, error: syn::Error) -> TokenStream {
         };
     }
     let def = expand_def(tool, error);
-    let set = expand_single_set(&tool.def_ident(), &tool.paths());
+    let set = expand_single_set(tool.kind, &tool.def_ident(), &tool.paths());
     quote! {
         #original
         #def
@@ -62,13 +62,14 @@ pub fn expand_def(tool: &ToolFn, error: syn::Error) -> TokenStream {
     };
     let vis = tool.def_vis();
     let registration = expand_registration(
+        tool.kind,
         &tool.def_ident(),
         &vis,
         &paths,
         name,
         quote! {
             #type_checks
-            ::core::unreachable!("the #[tool] input has errors")
+            ::core::unreachable!("the macro's input has errors")
         },
     );
     quote! {
@@ -119,12 +120,13 @@ pub fn not_an_impl(item: &Item) -> TokenStream {
     }
 }
 
-/// `#[tool]` on something that is not a function: the error at its keyword, the item unchanged.
-pub fn not_a_fn(item: &Item) -> TokenStream {
+/// `attr` (`#[tool]`, `#[prompt]`) on something that is not a function: the error at its
+/// keyword, the item unchanged.
+pub fn not_a_fn(attr: &str, item: &Item) -> TokenStream {
     let (keyword, what) = item_keyword(item);
     let error = syn::Error::new_spanned(
         keyword,
-        format!("`#[tool]` goes on a `fn` or an `async fn`, not on {what}"),
+        format!("`{attr}` goes on a `fn` or an `async fn`, not on {what}"),
     )
     .to_compile_error();
     quote! {

@@ -13,12 +13,13 @@ mod expand;
 mod fallback;
 mod model;
 mod paths;
+mod prompt;
 mod toolbox;
 
 use proc_macro::TokenStream;
 
 use crate::ctxt::Ctxt;
-use crate::model::ToolFn;
+use crate::model::{Kind, ToolFn};
 use crate::toolbox::Toolbox;
 
 #[doc = include_str!("tool.md")]
@@ -83,7 +84,23 @@ pub fn toolbox(attr: TokenStream, item: TokenStream) -> TokenStream {
 /// [`ToolTable`]: https://docs.rs/mcp-runtime/latest/mcp_runtime/struct.ToolTable.html
 #[proc_macro]
 pub fn tools(input: TokenStream) -> TokenStream {
-    debug_print("tools!", expand::expand_tools(input.into())).into()
+    debug_print("tools!", expand::expand_tools(input.into(), Kind::Tool)).into()
+}
+
+#[doc = include_str!("prompt.md")]
+#[proc_macro_attribute]
+pub fn prompt(attr: TokenStream, item: TokenStream) -> TokenStream {
+    debug_print("#[prompt]", prompt::expand_prompt(attr.into(), item.into())).into()
+}
+
+/// Builds a [`PromptTable`] from `#[prompt]` functions, in the order given: `prompts![greet,
+/// summarize]`. Listing one twice, two prompts that publish the same name, or none is a compile
+/// error; `prompts![crate = my_sdk::runtime; greet]` names a re-exported runtime.
+///
+/// [`PromptTable`]: https://docs.rs/mcp-runtime/latest/mcp_runtime/prompt/struct.PromptTable.html
+#[proc_macro]
+pub fn prompts(input: TokenStream) -> TokenStream {
+    debug_print("prompts!", expand::expand_tools(input.into(), Kind::Prompt)).into()
 }
 
 type Tokens = proc_macro2::TokenStream;
@@ -92,7 +109,7 @@ type Tokens = proc_macro2::TokenStream;
 fn expand_tool(attr: Tokens, item: Tokens) -> Tokens {
     let kind = |item| match item {
         syn::Item::Fn(f) => Ok(f),
-        other => Err(fallback::not_a_fn(&other)),
+        other => Err(fallback::not_a_fn("#[tool]", &other)),
     };
     let model = |cx: &Ctxt, f| {
         let tool = ToolFn::from_syn(cx, attr, f, None);
@@ -120,7 +137,7 @@ fn expand_toolbox(attr: Tokens, item: Tokens) -> Tokens {
 
 /// Parse (an item of the kind `kind` picks, else the error it returns), model and check, expand; with
 /// errors, the fallback instead of the expansion. A parse error is emitted beside the input.
-fn run<I, T>(
+pub(crate) fn run<I, T>(
     item: Tokens,
     kind: impl FnOnce(syn::Item) -> Result<I, Tokens>,
     model: impl FnOnce(&Ctxt, I) -> T,

@@ -12,8 +12,30 @@ use crate::ctxt::Ctxt;
 use crate::docs::{Description, Docs};
 use crate::paths::Paths;
 
-/// A function under `#[tool]`.
+/// What a function under one of the attributes becomes: the pipeline (arguments, injection,
+/// validation, the handler) is the same, the registration and the return contract differ.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Kind {
+    /// `#[tool]`
+    Tool,
+    /// `#[prompt]`
+    Prompt,
+}
+
+impl Kind {
+    /// `tool` or `prompt`, for messages.
+    pub fn noun(self) -> &'static str {
+        match self {
+            Kind::Tool => "tool",
+            Kind::Prompt => "prompt",
+        }
+    }
+}
+
+/// A function under `#[tool]` (or `#[prompt]`: see `kind`).
 pub struct ToolFn {
+    /// Which attribute the function is under.
+    pub kind: Kind,
     /// The function as re-emitted: `#[arg]` and doc attributes removed from its parameters.
     pub original: ItemFn,
     /// The keys of `#[tool(...)]`.
@@ -92,10 +114,26 @@ impl ToolFn {
     pub fn from_syn(
         cx: &Ctxt,
         attr: TokenStream,
-        mut original: ItemFn,
+        original: ItemFn,
         owner: Option<&Owner>,
     ) -> ToolFn {
         let attrs = ToolAttrs::from_tokens(cx, attr);
+        Self::from_attrs(cx, Kind::Tool, attrs, original, owner)
+    }
+
+    /// A function under `#[prompt]`.
+    pub fn prompt_from_syn(cx: &Ctxt, attr: TokenStream, original: ItemFn) -> ToolFn {
+        let attrs = ToolAttrs::for_prompt(cx, attr);
+        Self::from_attrs(cx, Kind::Prompt, attrs, original, None)
+    }
+
+    fn from_attrs(
+        cx: &Ctxt,
+        kind: Kind,
+        attrs: ToolAttrs,
+        mut original: ItemFn,
+        owner: Option<&Owner>,
+    ) -> ToolFn {
         let docs = Docs::from_attrs(&original.attrs);
         let rename_all = attrs
             .rename_all
@@ -163,6 +201,7 @@ impl ToolFn {
             }
         };
         ToolFn {
+            kind,
             original,
             attrs,
             docs,

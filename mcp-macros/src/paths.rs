@@ -4,6 +4,8 @@
 use proc_macro2::TokenStream;
 use quote::{ToTokens, quote};
 
+use crate::model::Kind;
+
 /// The root of the runtime as the generated code names it: `::mcp_runtime` unless overridden.
 #[derive(Clone)]
 pub struct Paths {
@@ -78,6 +80,15 @@ private_paths! {
     tool_set => ToolSet;
     receiver_fns => ReceiverFns;
     receiver_fns_of => receiver_fns;
+    prompt_def => PromptDef;
+    prompt_spec => PromptSpec;
+    prompt_set => PromptSet;
+    prompt_table => PromptTable;
+    prompt_result => GetPromptResult;
+    prompt_ret_fns => PromptRetFns;
+    prompt_ret_fns_of => prompt_ret_fns;
+    complete_fn => CompleteFn;
+    complete_with => complete_with;
     /// `Option`, named absolutely so that a user type called `Option` cannot capture it.
     option => std::option::Option;
     result => std::result::Result;
@@ -86,6 +97,46 @@ private_paths! {
 }
 
 impl Paths {
+    /// The trait the struct beside a function implements: `ToolDef` or `PromptDef`.
+    pub fn def_trait(&self, kind: Kind) -> TokenStream {
+        match kind {
+            Kind::Tool => self.tool_def(),
+            Kind::Prompt => self.prompt_def(),
+        }
+    }
+
+    /// What that trait's `spec()` returns.
+    pub fn spec_ty(&self, kind: Kind) -> TokenStream {
+        match kind {
+            Kind::Tool => self.tool_spec(),
+            Kind::Prompt => self.prompt_spec(),
+        }
+    }
+
+    /// What `tools![…]` or `prompts![…]` lists.
+    pub fn set_trait(&self, kind: Kind) -> TokenStream {
+        match kind {
+            Kind::Tool => self.tool_set(),
+            Kind::Prompt => self.prompt_set(),
+        }
+    }
+
+    /// What `tools![…]` or `prompts![…]` builds.
+    pub fn table_ty(&self, kind: Kind) -> TokenStream {
+        match kind {
+            Kind::Tool => self.tool_table(),
+            Kind::Prompt => self.prompt_table(),
+        }
+    }
+
+    /// What a handler returns on success.
+    pub fn handler_output(&self, kind: Kind) -> TokenStream {
+        match kind {
+            Kind::Tool => self.tool_output(),
+            Kind::Prompt => self.prompt_result(),
+        }
+    }
+
     /// The paths under a root given with `crate = path`.
     pub fn with_root(root: impl ToTokens) -> Self {
         Paths {

@@ -14,6 +14,10 @@
 //!   and serves it: [`Server::serve_stdio`], [`Server::serve_io`], and with the `http` feature
 //!   Streamable HTTP ([`transport::http`]). Both protocol eras are served: the 2025 `initialize`
 //!   handshake and the stateless 2026-07-28 revision.
+//! - [`#[prompt]`](macro@prompt) turns a function into a prompt (its parameters the arguments, its
+//!   return value the messages: [`PromptMessage`]); [`prompts!`] collects them into a
+//!   [`PromptTable`] that [`ServerBuilder::prompts`] serves (`prompts/list`, `prompts/get`).
+//!   `#[arg(complete = f)]` and string enums answer `completion/complete` ([`CompleteRequest`]).
 //! - [`Context`] (a `&Context` parameter) is the request: progress, log messages, cancellation,
 //!   elicitation, and who is calling.
 //! - [`Client`] talks to a server over the same JSON-RPC path, in memory
@@ -26,6 +30,7 @@
 //! | feature | default | what it adds |
 //! |---|---|---|
 //! | `http` | yes | Streamable HTTP on axum: [`transport::http::router`], [`Server::serve_http`], a bearer-token layer |
+//! | (none) | always | prompts: [`macro@prompt`], [`prompts!`], `prompts/list`, `prompts/get`, elicitation mid-`prompts/get` in both eras; completions: `completion/complete` from `#[arg(complete = f)]` and string enums |
 //! | `cli` | no | [`cli`]: a server binary's command line (clap): stdio or `--http ADDR`, `--help`, `--version`; `cli::run(server)` is a whole `main` |
 //!
 //! # Example
@@ -69,6 +74,7 @@ pub mod client;
 pub mod server;
 pub mod transport;
 
+pub mod prompt;
 pub mod tool;
 
 pub mod context;
@@ -87,6 +93,9 @@ pub use context::connection::Connection;
 pub use context::elicitation::{ElicitError, Elicitation};
 pub use context::{ClientRequestError, Context};
 pub use error::{ProtocolError, ToolError};
+pub use prompt::{
+    CompleteRequest, GetPromptResult, Prompt, PromptBuildError, PromptMessage, PromptTable, Role,
+};
 pub use protocol::{ClientCapabilities, Implementation, LogLevel};
 pub use server::{BuildError, Server, ServerBuilder};
 pub use tool::{
@@ -95,7 +104,7 @@ pub use tool::{
 };
 
 #[doc(inline)]
-pub use mcp_macros::{tool, toolbox, tools};
+pub use mcp_macros::{prompt, prompts, tool, toolbox, tools};
 
 /// The schemars this crate uses (1.x): `#[derive(JsonSchema)]` with [`prelude`] imported needs no
 /// schemars dependency of your own. A `JsonSchema` of another major version is another trait, and
@@ -122,6 +131,9 @@ pub mod prelude {
     pub use crate::{
         CallToolResult, Content, Contents, Context, ProtocolError, StateMap, ToolError, ToolTable,
         tool, toolbox, tools,
+    };
+    pub use crate::{
+        CompleteRequest, GetPromptResult, PromptMessage, PromptTable, prompt, prompts,
     };
     /// In scope for `#[derive(JsonSchema)]`, whose expansion names `schemars::…`: with the
     /// prelude imported, the derive needs no direct schemars dependency and no attribute.

@@ -13,6 +13,9 @@ use serde::de::DeserializeOwned;
 
 pub use crate::context::Context;
 pub use crate::error::{IntoToolError, ToolError};
+pub use crate::prompt::complete::{CompleteFn, complete_with};
+pub use crate::prompt::message::{PromptRetFns, prompt_ret_fns};
+pub use crate::prompt::{GetPromptResult, PromptDef, PromptSet, PromptSpec, PromptTable};
 pub use crate::schema::{ArgSpec, Constraints, FlatKeys, InputSchema, Num, OutputSchema};
 pub use crate::tool::call::CallParts;
 pub use crate::tool::content::CallToolResult;
@@ -471,9 +474,9 @@ pub trait InjectedOnce<T: ?Sized> {}
 /// name, so a body that holds a value that is not `Send` across an `.await` is reported there, with
 /// rustc's own account of the value. (`Send` is an auto trait: rustc words that error itself and
 /// ignores `on_unimplemented` on a wrapper trait, so the bound is plain.)
-pub fn boxed_send<'a, F>(f: F) -> BoxFuture<'a, Result<ToolOutput, ToolError>>
+pub fn boxed_send<'a, T, F>(f: F) -> BoxFuture<'a, Result<T, ToolError>>
 where
-    F: std::future::Future<Output = Result<ToolOutput, ToolError>> + Send + 'a,
+    F: std::future::Future<Output = Result<T, ToolError>> + Send + 'a,
 {
     Box::pin(f)
 }

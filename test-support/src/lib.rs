@@ -59,3 +59,25 @@ pub fn build_error(tools: mcp_runtime::ToolTable) -> mcp_runtime::BuildError {
         .build()
         .expect_err("the build must fail")
 }
+
+/// Whether `server` declares the `prompts` and `completions` capabilities to a client that
+/// completed the handshake, and what that client gets for `method` with `params` (the code of
+/// the error when it fails).
+pub async fn declares(
+    server: &mcp_runtime::Server,
+    method: &str,
+    params: Value,
+) -> (bool, bool, Result<Value, Option<i64>>) {
+    let client = mcp_runtime::Client::in_process(server)
+        .await
+        .expect("an in-process client connects");
+    let caps = &client.session().expect("a session").capabilities;
+    let declared = |k: &str| caps.get(k).is_some();
+    let (prompts, completions) = (declared("prompts"), declared("completions"));
+    let answer = client.request(method, params).await;
+    (
+        prompts,
+        completions,
+        answer.map_err(|e| e.protocol().map(|p| p.code)),
+    )
+}

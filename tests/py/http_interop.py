@@ -1,7 +1,7 @@
 """Drives a Streamable HTTP server with the official Python client (mcp 2.3.0), in mode="legacy"
 (initialize handshake, session) and mode="auto" (server/discover first, stateless 2026-07-28).
 
-Run: python http_interop.py HTTP_REPLICA
+Run: python http_interop.py HTTP_REPLICA NOTES_SERVER
 Starts the server on a free loopback port, prints one line per check ("ok MODE NAME" or
 "FAIL MODE NAME: why"), then "summary: N passed, M failed"; exits 1 when any check failed.
 """
@@ -12,8 +12,9 @@ import sys
 from mcp import Client
 
 from checks import check, report
+from prompt_checks import prompt_checks
 
-REPLICA = sys.argv[1]
+REPLICA, NOTES = sys.argv[1], sys.argv[2]
 
 
 async def scenario(url: str, mode: str) -> None:
@@ -53,8 +54,14 @@ async def scenario(url: str, mode: str) -> None:
         check(mode, "replica", not served.is_error and isinstance(served.structured_content.get("result"), int), served)
 
 
-async def main() -> int:
-    server = subprocess.Popen([REPLICA], stderr=subprocess.PIPE, text=True)
+async def notes_prompts(url: str, mode: str) -> None:
+    async with Client(url, mode=mode) as client:
+        await prompt_checks(client, mode)
+
+
+async def run_against(command: list[str], scenario) -> bool:
+    """Starts `command`, runs `scenario(url, mode)` in both modes; False when it did not start."""
+    server = subprocess.Popen(command, stderr=subprocess.PIPE, text=True)
     try:
         url = None
         for line in server.stderr:
@@ -62,16 +69,25 @@ async def main() -> int:
                 url = line.split()[-1]
                 break
         if url is None:
-            print("FAIL setup: the server did not start")
-            return 1
+            print(f"FAIL setup: {command[0]} did not start")
+            return False
         for mode in ["legacy", "auto"]:
             try:
                 await scenario(url, mode)
             except Exception as e:  # a crash is one failed check, the other mode still runs
-                check(mode, "scenario ran", False, e)
+                check(mode, f"{scenario.__name__} ran", False, e)
     finally:
         server.terminate()
         server.wait()
+    return True
+
+
+async def main() -> int:
+    if not await run_against([REPLICA], scenario):
+        return 1
+    # ---- prompts and completion: the notes example over HTTP
+    if not await run_against([NOTES, "--http", "127.0.0.1:0"], notes_prompts):
+        return 1
     return report()
 
 

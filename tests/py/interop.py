@@ -1,7 +1,7 @@
 """Drives our stdio servers with the official Python client (mcp 2.3.0), in mode="legacy"
 (initialize handshake) and in the default mode="auto" (server/discover first, 2026-07-28).
 
-Run: python interop.py TASKS_SERVER KIT_SERVER
+Run: python interop.py TASKS_SERVER KIT_SERVER NOTES_SERVER
 Prints one line per check ("ok MODE NAME" or "FAIL MODE NAME: why"), then a summary line
 "summary: N passed, M failed"; exits 1 when any check failed.
 """
@@ -13,8 +13,9 @@ import traceback
 from mcp import Client, MCPError, StdioServerParameters, types
 
 from checks import check, fail, report
+from prompt_checks import prompt_checks
 
-TASKS, KIT = sys.argv[1], sys.argv[2]
+TASKS, KIT, NOTES = sys.argv[1], sys.argv[2], sys.argv[3]
 
 
 async def tasks_scenario(mode: str) -> None:
@@ -101,9 +102,17 @@ async def kit_scenario(mode: str) -> None:
         check(mode, "panic hidden", boom.is_error and boom.content[0].text == "Error executing tool explode", boom)
 
 
+# ---- prompts and completion: the notes example's summarize_note ----------------------------------
+
+async def notes_prompts_scenario(mode: str) -> None:
+    params = StdioServerParameters(command=NOTES, env={"RUST_LOG": "warn"})
+    async with Client(params, mode=mode) as client:
+        await prompt_checks(client, mode)
+
+
 async def main() -> int:
     for mode in ["legacy", "auto"]:
-        for scenario in (tasks_scenario, kit_scenario):
+        for scenario in (tasks_scenario, kit_scenario, notes_prompts_scenario):
             try:
                 await scenario(mode)
             except Exception:  # a crash is a failed check, with its traceback for the log

@@ -1,6 +1,7 @@
 //! The official Python client (PyPI `mcp==2.3.0`) over Streamable HTTP, in `mode="legacy"`
 //! (initialize handshake, a session) and `mode="auto"` (stateless 2026-07-28): tools, arguments
-//! errors, progress and log messages on the call's event stream.
+//! errors, progress and log messages on the call's event stream; prompts listed, got with
+//! arguments and completed (the notes example).
 //!
 //! Needs `<repo>/.venv` with `mcp==2.3.0` (`bash .ci/python-venv`). Without it the test says why
 //! and passes, unless `MCP_INTEROP_REQUIRED` is set to any non-empty value (`.ci/run` sets it).
@@ -11,10 +12,14 @@ use integration_tests::python::{lines_starting, run_with_sdk};
 fn official_python_client_over_http_in_legacy_and_auto_modes() {
     let Some(stdout) = run_with_sdk(
         "tests/py/http_interop.py",
-        &[env!("CARGO_BIN_EXE_http_replica")],
+        &[
+            env!("CARGO_BIN_EXE_http_replica"),
+            env!("CARGO_BIN_EXE_notes_test_server"),
+        ],
     ) else {
         return;
     };
-    assert_eq!(lines_starting(&stdout, "ok legacy "), 9, "{stdout}");
-    assert_eq!(lines_starting(&stdout, "ok auto "), 9, "{stdout}");
+    // 9 checks of the replica, 5 of the notes example's prompt and completion, per mode.
+    assert_eq!(lines_starting(&stdout, "ok legacy "), 14, "{stdout}");
+    assert_eq!(lines_starting(&stdout, "ok auto "), 14, "{stdout}");
 }

@@ -14,6 +14,7 @@ fn official_python_client_lists_and_calls_tools_in_legacy_and_auto_modes() {
         &[
             env!("CARGO_BIN_EXE_tasks_test_server"),
             env!("CARGO_BIN_EXE_kit_server"),
+            env!("CARGO_BIN_EXE_notes_test_server"),
         ],
     ) else {
         return;
@@ -22,5 +23,19 @@ fn official_python_client_lists_and_calls_tools_in_legacy_and_auto_modes() {
     // Both modes ran both scenarios: every check below is counted once per mode.
     let per_mode = lines_starting(&stdout, "ok legacy ");
     assert_eq!(passed, 2 * per_mode, "{stdout}");
-    assert!(per_mode >= 15, "{stdout}");
+    // 15 checks of the tasks and kit servers, 5 of the notes example's prompt and completion.
+    assert!(per_mode >= 20, "{stdout}");
+    let prompts = [
+        "prompts listed",
+        "prompt argument",
+        "prompt with arguments",
+        "unknown note is -32602",
+        "completion",
+    ];
+    for check in prompts {
+        for mode in ["legacy", "auto"] {
+            let line = format!("ok {mode} {check}\n");
+            assert!(stdout.contains(&line), "{line}{stdout}");
+        }
+    }
 }

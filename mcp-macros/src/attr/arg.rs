@@ -6,13 +6,14 @@ use syn::spanned::Spanned;
 use syn::{Expr, LitStr, Meta, Token};
 
 use super::keys::{
-    ARG_KEYS, DEFAULT, DESCRIPTION, EXCLUSIVE_MAX, EXCLUSIVE_MAXIMUM, EXCLUSIVE_MIN,
+    ARG_KEYS, COMPLETE, DEFAULT, DESCRIPTION, EXCLUSIVE_MAX, EXCLUSIVE_MAXIMUM, EXCLUSIVE_MIN,
     EXCLUSIVE_MINIMUM, FLATTEN, MAX, MAX_ITEMS, MAX_LENGTH, MAXIMUM, MIN, MIN_ITEMS, MIN_LENGTH,
     MINIMUM, ONE_OF, PATTERN, RENAME, path_text, unknown_key,
 };
 use super::slot::{Attr, Num, Sp};
 use super::value::{
-    parse_bool, parse_count, parse_list, parse_lit_str, parse_num, parse_str, value_of,
+    parse_bool, parse_count, parse_fn_path, parse_list, parse_lit_str, parse_num, parse_str,
+    value_of,
 };
 use crate::ctxt::Ctxt;
 
@@ -35,6 +36,8 @@ pub(crate) struct ArgAttrs {
     pub one_of: Attr<Vec<Expr>>,
     /// `flatten`: the argument's struct fields are published as the tool's own arguments.
     pub flatten: Attr<bool>,
+    /// `complete = fn_name`: a prompt argument's completion fn.
+    pub complete: Attr<syn::Path>,
 }
 
 impl ArgAttrs {
@@ -55,6 +58,7 @@ impl ArgAttrs {
             max_items: Attr::none(MAX_ITEMS),
             one_of: Attr::none(ONE_OF),
             flatten: Attr::none(FLATTEN),
+            complete: Attr::none(COMPLETE),
         }
     }
 
@@ -103,6 +107,7 @@ impl ArgAttrs {
                 }
                 ONE_OF => self.one_of.read(cx, meta, parse_list),
                 FLATTEN => self.flatten.read(cx, meta, parse_bool),
+                COMPLETE => self.complete.read(cx, meta, parse_fn_path),
                 _ => unknown_key(cx, "#[arg]", key, ARG_KEYS),
             }
         }

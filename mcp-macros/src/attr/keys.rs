@@ -31,6 +31,7 @@ pub(super) const ONE_OF: &str = "one_of";
 pub(super) const DEFAULT: &str = "default";
 pub(super) const RENAME: &str = "rename";
 pub(super) const FLATTEN: &str = "flatten";
+pub(super) const COMPLETE: &str = "complete";
 
 /// Every key `#[tool(...)]` accepts, in the order error messages list them.
 pub(super) const TOOL_KEYS: &[&str] = &[
@@ -45,6 +46,9 @@ pub(super) const TOOL_KEYS: &[&str] = &[
     RENAME_ALL,
     CRATE,
 ];
+
+/// Every key `#[prompt(...)]` accepts.
+pub(super) const PROMPT_KEYS: &[&str] = &[NAME, TITLE, DESCRIPTION, RENAME_ALL, CRATE];
 
 /// Every key `#[toolbox(...)]` accepts: what its `#[tool]` methods share.
 pub(super) const TOOLBOX_KEYS: &[&str] = &[RENAME_ALL, CRATE];
@@ -69,6 +73,7 @@ pub(super) const ARG_KEYS: &[&str] = &[
     MAX_ITEMS,
     ONE_OF,
     FLATTEN,
+    COMPLETE,
 ];
 
 /// The key as written: `name`, or `a::b` for a (wrong) path key.

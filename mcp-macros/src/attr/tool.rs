@@ -4,8 +4,8 @@ use proc_macro2::TokenStream;
 
 use super::case::{RenameRule, parse_rename_rule};
 use super::keys::{
-    CRATE, DESCRIPTION, DESTRUCTIVE, IDEMPOTENT, INLINE, NAME, OPEN_WORLD, READ_ONLY, RENAME_ALL,
-    TITLE, TOOL_KEYS, TOOLBOX_KEYS, path_text, unknown_key,
+    CRATE, DESCRIPTION, DESTRUCTIVE, IDEMPOTENT, INLINE, NAME, OPEN_WORLD, PROMPT_KEYS, READ_ONLY,
+    RENAME_ALL, TITLE, TOOL_KEYS, TOOLBOX_KEYS, path_text, unknown_key,
 };
 use super::slot::Attr;
 use super::value::{parse_bool, parse_crate, parse_metas, parse_str};
@@ -30,6 +30,11 @@ pub(crate) struct ToolAttrs {
 impl ToolAttrs {
     pub(crate) fn from_tokens(cx: &Ctxt, tokens: TokenStream) -> Self {
         Self::parse(cx, tokens, "#[tool]", TOOL_KEYS)
+    }
+
+    /// The keys of `#[prompt(...)]`: a tool's, without the hints and `inline`.
+    pub(crate) fn for_prompt(cx: &Ctxt, tokens: TokenStream) -> Self {
+        Self::parse(cx, tokens, "#[prompt]", PROMPT_KEYS)
     }
 
     /// The keys of `#[toolbox(...)]`: those of `#[tool]` that its methods share, each tool's own

@@ -182,3 +182,12 @@ pub(super) fn parse_crate(cx: &Ctxt, meta: &Meta) -> Option<Sp<TokenStream>> {
         other => cx.refuse(other, "expected a path: `crate = path::to::mcp_runtime`"),
     }
 }
+
+/// `complete = fn_name` (a path to a fn).
+pub(super) fn parse_fn_path(cx: &Ctxt, meta: &Meta) -> Option<Sp<syn::Path>> {
+    let value = value_of(cx, meta, "complete = fn_name")?;
+    match value {
+        Expr::Path(p) if p.qself.is_none() => Some(Sp::new(p.path.clone(), p.span())),
+        other => cx.refuse(other, "expected the path of a fn: `complete = fn_name`"),
+    }
+}

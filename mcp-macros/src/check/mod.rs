@@ -61,4 +61,5 @@ pub(crate) fn check(cx: &Ctxt, tool: &ToolFn) {
     }
     check_unique_arg_names(cx, tool);
     check_flatten_once(cx, tool);
+    crate::prompt::check_kind_keys(cx, tool);
 }

@@ -18,18 +18,19 @@ pub(super) fn check_name(cx: &Ctxt, tool: &ToolFn) {
         value: name, span, ..
     } = tool.name();
     let from_fn = tool.attrs.name.get().is_none();
+    let noun = tool.kind.noun();
     let fix = if from_fn {
-        "; set another with `#[tool(name = \"...\")]`"
+        format!("; set another with `#[{noun}(name = \"...\")]`")
     } else {
-        ""
+        String::new()
     };
     if name.is_empty() {
-        cx.error_at(span, "a tool name cannot be empty");
+        cx.error_at(span, format!("a {noun} name cannot be empty"));
     } else if name.chars().count() > MAX_NAME_LEN {
         cx.error_at(
             span,
             format!(
-                "the tool name is {} characters long; MCP allows at most {MAX_NAME_LEN}{fix}",
+                "the {noun} name is {} characters long; MCP allows at most {MAX_NAME_LEN}{fix}",
                 name.chars().count()
             ),
         );
@@ -40,7 +41,7 @@ pub(super) fn check_name(cx: &Ctxt, tool: &ToolFn) {
         cx.error_at(
             span,
             format!(
-                "the tool name `{name}` contains {bad:?}; MCP tool names use only ASCII letters, digits, `_`, `-` and `.`{fix}"
+                "the {noun} name `{name}` contains {bad:?}; MCP {noun} names use only ASCII letters, digits, `_`, `-` and `.`{fix}"
             ),
         );
     }

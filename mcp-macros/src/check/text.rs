@@ -9,11 +9,12 @@ use crate::model::{ToolArg, ToolFn};
 /// The description is all a model knows about when to call a tool, so it is required: a doc
 /// comment on the function or `description = "…"`, and not blank.
 pub(super) fn check_description(cx: &Ctxt, tool: &ToolFn) {
+    let noun = tool.kind.noun();
     match tool.description() {
         None => cx.error_at(
             tool.ident().span(),
             format!(
-                "tool `{}` has no description: add a doc comment (`/// What it does.`) or `#[tool(description = \"...\")]`",
+                "{noun} `{}` has no description: add a doc comment (`/// What it does.`) or `#[{noun}(description = \"...\")]`",
                 tool.ident()
             ),
         ),
@@ -27,7 +28,10 @@ pub(super) fn check_description(cx: &Ctxt, tool: &ToolFn) {
                 .unwrap_or_else(|| tool.ident().span());
             cx.error_at(
                 span,
-                "the tool description is blank: say what the tool does and when to call it",
+                format!("the {noun} description is blank: say what the {noun} does and when to {}", match tool.kind {
+                    crate::model::Kind::Tool => "call it",
+                    crate::model::Kind::Prompt => "use it",
+                }),
             );
         }
         Some(_) => {}

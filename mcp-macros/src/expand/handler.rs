@@ -38,7 +38,7 @@ pub fn expand_handler(tool: &ToolFn, paths: &Paths) -> TokenStream {
     let call_parts = paths.call_parts();
     let box_future = paths.box_future();
     let result = paths.result();
-    let tool_output = paths.tool_output();
+    let tool_output = paths.handler_output(tool.kind);
     let tool_error = paths.tool_error();
     let boxed = paths.boxed();
     let option = paths.option();

@@ -11,9 +11,9 @@ mod validate;
 use proc_macro2::TokenStream;
 use quote::quote;
 
-use crate::model::ToolFn;
+use crate::model::{Kind, ToolFn};
 
-pub use register::{expand_registration, expand_single_set, expand_tools};
+pub use register::{expand_registration, expand_single_set, expand_texts, expand_tools};
 pub use toolbox::expand_toolbox;
 pub use validate::type_text;
 
@@ -21,7 +21,7 @@ pub use validate::type_text;
 pub fn expand_tool(tool: &ToolFn) -> TokenStream {
     let original = &tool.original;
     let def = expand_def(tool);
-    let set = expand_single_set(&tool.def_ident(), &tool.paths());
+    let set = expand_single_set(tool.kind, &tool.def_ident(), &tool.paths());
     quote! {
         #original
         #def
@@ -35,13 +35,22 @@ pub fn expand_def(tool: &ToolFn) -> TokenStream {
     let paths = tool.paths();
     let checks = expand_type_checks(tool);
     let input = schema::expand_input(tool, &paths);
-    let output = schema::expand_output(&paths);
     let state = handler::expand_state(tool, &paths);
     let handler = handler::expand_handler(tool, &paths);
-    let spec = register::expand_spec(tool, &paths);
+    let (output, spec) = match tool.kind {
+        Kind::Tool => (
+            schema::expand_output(&paths),
+            register::expand_spec(tool, &paths),
+        ),
+        Kind::Prompt => (
+            crate::prompt::expand_completers(tool, &paths),
+            crate::prompt::expand_spec(tool, &paths),
+        ),
+    };
     let name = tool.name().value;
     let vis = tool.def_vis();
     let registration = expand_registration(
+        tool.kind,
         &tool.def_ident(),
         &vis,
         &paths,

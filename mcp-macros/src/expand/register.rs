@@ -12,7 +12,7 @@ use syn::spanned::Spanned;
 use syn::{Ident, Token, Visibility};
 
 use crate::docs::Description;
-use crate::model::ToolFn;
+use crate::model::{Kind, ToolFn};
 use crate::paths::Paths;
 
 /// The `ToolSpec` literal ending `spec()`: the fns it names are emitted beside it.
@@ -21,16 +21,7 @@ pub fn expand_spec(tool: &ToolFn, paths: &Paths) -> TokenStream {
     let annotations = paths.annotations();
     let option = paths.option();
     let name = tool.name().value;
-    let title = match tool.attrs.title.value() {
-        Some(t) => quote!(#option::Some(#t)),
-        None => quote!(#option::None),
-    };
-    let description = match tool.description() {
-        Some(Description::Text(t)) => quote!(#t),
-        Some(Description::Concat(c)) => c,
-        // Rejected by `check_description`; unreachable in an expansion without errors.
-        None => quote!(""),
-    };
+    let (title, description) = expand_texts(tool, paths);
     let hint = |v: Option<&bool>| match v {
         Some(b) => quote!(#option::Some(#b)),
         None => quote!(#option::None),
@@ -58,17 +49,34 @@ pub fn expand_spec(tool: &ToolFn, paths: &Paths) -> TokenStream {
     }
 }
 
+/// The `title` (an `Option`) and `description` of a spec.
+pub fn expand_texts(tool: &ToolFn, paths: &Paths) -> (TokenStream, TokenStream) {
+    let option = paths.option();
+    let title = match tool.attrs.title.value() {
+        Some(t) => quote!(#option::Some(#t)),
+        None => quote!(#option::None),
+    };
+    let description = match tool.description() {
+        Some(Description::Text(t)) => quote!(#t),
+        Some(Description::Concat(c)) => c,
+        // Rejected by `check_description`; unreachable in an expansion without errors.
+        None => quote!(""),
+    };
+    (title, description)
+}
+
 /// The struct beside the function, its `ToolDef` impl with `spec_body`, and the published name as
 /// a constant `tools![…]` compares.
 pub fn expand_registration(
+    kind: Kind,
     ident: &Ident,
     vis: &Visibility,
     paths: &Paths,
     name: TokenStream,
     spec_body: TokenStream,
 ) -> TokenStream {
-    let tool_def = paths.tool_def();
-    let tool_spec = paths.tool_spec();
+    let tool_def = paths.def_trait(kind);
+    let tool_spec = paths.spec_ty(kind);
     quote! {
         #[doc(hidden)]
         #[allow(non_camel_case_types)]
@@ -91,10 +99,10 @@ pub fn expand_registration(
 
 /// The `ToolSet` of a free function's struct: the one tool, which `tools![…]` lists by the
 /// function's path.
-pub fn expand_single_set(ident: &Ident, paths: &Paths) -> TokenStream {
-    let tool_set = paths.tool_set();
-    let tool_def = paths.tool_def();
-    let tool_spec = paths.tool_spec();
+pub fn expand_single_set(kind: Kind, ident: &Ident, paths: &Paths) -> TokenStream {
+    let tool_set = paths.set_trait(kind);
+    let tool_def = paths.def_trait(kind);
+    let tool_spec = paths.spec_ty(kind);
     let vec = paths.vec();
     quote! {
         #[automatically_derived]
@@ -132,20 +140,22 @@ impl Parse for ToolsInput {
     }
 }
 
-pub fn expand_tools(input: TokenStream) -> TokenStream {
+/// `tools![…]` (`Kind::Tool`) or `prompts![…]` (`Kind::Prompt`).
+pub fn expand_tools(input: TokenStream, kind: Kind) -> TokenStream {
     let parsed = match syn::parse2::<ToolsInput>(input) {
         Ok(p) => p,
-        Err(e) => return tools_fallback(&Paths::default(), e),
+        Err(e) => return tools_fallback(kind, &Paths::default(), e),
     };
     let paths = match &parsed.krate {
         Some(root) => Paths::with_root(root),
         None => Paths::default(),
     };
-    if let Err(e) = check_tools(&parsed.tools) {
-        return tools_fallback(&paths, e);
+    if let Err(e) = check_tools(kind, &parsed.tools) {
+        return tools_fallback(kind, &paths, e);
     }
-    let tool_set = paths.tool_set();
-    let tool_table = paths.tool_table();
+    let tool_set = paths.set_trait(kind);
+    let tool_table = paths.table_ty(kind);
+    let noun = kind.noun();
     let shares_name = paths.shares_name();
     let tools = &parsed.tools;
 
@@ -154,7 +164,7 @@ pub fn expand_tools(input: TokenStream) -> TokenStream {
     for (j, b) in tools.iter().enumerate() {
         for a in &tools[..j] {
             let msg = format!(
-                "`{}` and `{}` publish a tool under the same name; give one of the two tools another `#[tool(name = \"...\")]`",
+                "`{}` and `{}` publish a {noun} under the same name; give one of the two {noun}s another `#[{noun}(name = \"...\")]`",
                 path_text(a),
                 path_text(b)
             );
@@ -180,13 +190,21 @@ pub fn expand_tools(input: TokenStream) -> TokenStream {
 }
 
 /// A list names each tool once, and at least one.
-fn check_tools(tools: &[syn::Path]) -> syn::Result<()> {
+fn check_tools(kind: Kind, tools: &[syn::Path]) -> syn::Result<()> {
     if tools.is_empty() {
         return Err(syn::Error::new(
             Span::call_site(),
-            "`tools![]` needs at least one `#[tool]` function or `#[toolbox]` type: `tools![my_tool, MyState]`",
+            match kind {
+                Kind::Tool => {
+                    "`tools![]` needs at least one `#[tool]` function or `#[toolbox]` type: `tools![my_tool, MyState]`"
+                }
+                Kind::Prompt => {
+                    "`prompts![]` needs at least one `#[prompt]` function: `prompts![my_prompt]`"
+                }
+            },
         ));
     }
+    let list = format!("{}s![...]", kind.noun());
     let mut seen: HashMap<String, &syn::Path> = HashMap::new();
     let mut error: Option<syn::Error> = None;
     for path in tools {
@@ -194,7 +212,7 @@ fn check_tools(tools: &[syn::Path]) -> syn::Result<()> {
         if let Some(first) = seen.get(&key) {
             let mut e = syn::Error::new_spanned(
                 path,
-                format!("`{key}` is listed twice in `tools![...]`; remove one"),
+                format!("`{key}` is listed twice in `{list}`; remove one"),
             );
             e.combine(syn::Error::new_spanned(
                 first,
@@ -216,8 +234,8 @@ fn path_text(path: &syn::Path) -> String {
 }
 
 /// The errors, and an empty table so the code using the table sees the type it expects.
-fn tools_fallback(paths: &Paths, error: syn::Error) -> TokenStream {
-    let tool_table = paths.tool_table();
+fn tools_fallback(kind: Kind, paths: &Paths, error: syn::Error) -> TokenStream {
+    let tool_table = paths.table_ty(kind);
     let default = paths.default_trait();
     let error = error.to_compile_error();
     quote! {

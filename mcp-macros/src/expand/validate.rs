@@ -199,6 +199,9 @@ pub fn type_text(ty: &syn::Type) -> String {
 }
 
 fn expand_ret_fns(tool: &ToolFn, paths: &Paths) -> TokenStream {
+    if tool.kind == crate::model::Kind::Prompt {
+        return crate::prompt::expand_ret_fns(tool, paths);
+    }
     let ret_fns = paths.ret_fns();
     let ret_probe = paths.ret_probe();
     let result_kind = paths.result_ret_kind();

@@ -20,6 +20,8 @@
 //! | [`in_process`] | a client connected to a server in memory |
 
 mod builder;
+mod prompts;
+pub use prompts::Completion;
 pub mod in_process;
 mod io;
 
@@ -344,18 +346,32 @@ impl Client {
 
     /// Every tool, following `nextCursor` page by page.
     pub async fn list_tools(&self) -> Result<Vec<Value>, ClientError> {
-        let mut tools = Vec::new();
+        self.list_all("tools/list", "tools").await
+    }
+
+    /// Every item of a list method (`tools/list`, `prompts/list`), under `key` in each page,
+    /// following `nextCursor` page by page.
+    pub(crate) async fn list_all(
+        &self,
+        method: &str,
+        key: &str,
+    ) -> Result<Vec<Value>, ClientError> {
+        let mut items = Vec::new();
         let mut cursor: Option<String> = None;
         loop {
-            let page = self.list_tools_page(cursor.as_deref()).await?;
+            let params = match &cursor {
+                Some(c) => json!({"cursor": c}),
+                None => json!({}),
+            };
+            let page = self.request(method, params).await?;
             let batch = page
-                .get("tools")
+                .get(key)
                 .and_then(Value::as_array)
-                .ok_or_else(|| ClientError::InvalidResult("tools/list without tools".into()))?;
-            tools.extend(batch.iter().cloned());
+                .ok_or_else(|| ClientError::InvalidResult(format!("{method} without {key}")))?;
+            items.extend(batch.iter().cloned());
             match page.get("nextCursor").and_then(Value::as_str) {
                 Some(next) => cursor = Some(next.to_owned()),
-                None => return Ok(tools),
+                None => return Ok(items),
             }
         }
     }
@@ -374,9 +390,19 @@ impl Client {
 
     /// [`Client::call_tool`], returning the result object as sent.
     pub async fn call_tool_raw(&self, name: &str, arguments: Value) -> Result<Value, ClientError> {
-        let mut params = json!({"name": name, "arguments": arguments});
+        let params = json!({"name": name, "arguments": arguments});
+        self.request_with_input("tools/call", params).await
+    }
+
+    /// `method` with `params`; in the stateless era an `input_required` result is answered
+    /// through the elicitation handler and the request repeated with the answers, up to 10 rounds.
+    pub(crate) async fn request_with_input(
+        &self,
+        method: &str,
+        mut params: Value,
+    ) -> Result<Value, ClientError> {
         for _ in 0..10 {
-            let result = self.request("tools/call", params.clone()).await?;
+            let result = self.request(method, params.clone()).await?;
             if result.get("resultType").and_then(Value::as_str) != Some("input_required") {
                 return Ok(result);
             }

@@ -9,6 +9,7 @@ use serde_json::{Value, json};
 use tokio::sync::Semaphore;
 
 use super::{Server, ServerInner};
+use crate::prompt::{PromptBuildError, PromptTable, Prompts};
 use crate::protocol::Implementation;
 use crate::tool::ToolBuildError;
 use crate::tool::call::UnknownToolPolicy;
@@ -78,6 +79,7 @@ pub struct ServerBuilder {
     info: Implementation,
     instructions: Option<String>,
     tools: Vec<ToolTable>,
+    prompts: Vec<PromptTable>,
     state: StateMap,
     options: ServerOptions,
 }
@@ -99,6 +101,9 @@ pub enum BuildError {
     /// A tool's contract cannot be served (a schema keyword or pattern the validator does not
     /// implement, named with its JSON Pointer, or a panic while its schemas were generated).
     Tool(ToolBuildError),
+    /// A prompt cannot be served (its name published twice across the prompt tables, or its
+    /// arguments' schema cannot be validated).
+    Prompt(PromptBuildError),
     /// More than one of the above, in the order found.
     Several(Vec<BuildError>),
 }
@@ -114,6 +119,7 @@ impl fmt::Display for BuildError {
             BuildError::InvalidOption(m) => f.write_str(m),
             BuildError::DuplicateTool(d) => d.fmt(f),
             BuildError::Tool(e) => e.fmt(f),
+            BuildError::Prompt(e) => e.fmt(f),
             BuildError::Several(all) => {
                 write!(f, "{} problems:", all.len())?;
                 for e in all {
@@ -138,6 +144,7 @@ impl Server {
             },
             instructions: None,
             tools: Vec::new(),
+            prompts: Vec::new(),
             state: StateMap::new(),
             options: ServerOptions::default(),
         }
@@ -179,8 +186,17 @@ impl ServerBuilder {
         self
     }
 
+    /// Prompts to serve (the table `prompts![…]` builds); each call adds its prompts after those
+    /// of the calls before it. A name published twice fails [`ServerBuilder::build`] with
+    /// [`BuildError::Prompt`]. The `prompts` capability is declared when there is a prompt, and
+    /// `completions` when an argument completes.
+    pub fn prompts(mut self, prompts: PromptTable) -> Self {
+        self.prompts.push(prompts);
+        self
+    }
+
     setters! {
-        /// Tools per `tools/list` page (default: all in one page).
+        /// Tools (and prompts) per `tools/list` (`prompts/list`) page (default: all in one page).
         pub fn page_size(n: usize) => options.page_size = Some(n);
 
         /// What an unknown tool name gets (default: an `isError` result listing the valid names).
@@ -239,11 +255,18 @@ impl ServerBuilder {
                 ToolTable::default()
             }),
         };
-        for spec in tools.specs() {
-            for req in (spec.state)() {
+        let prompts = Prompts::build(&self.prompts).unwrap_or_else(|found| {
+            problems.extend(found.into_iter().map(BuildError::Prompt));
+            Prompts::default()
+        });
+        let borrowers = tools.specs().iter().map(|s| (s.name, (s.state)()));
+        let prompt_borrowers = self.prompts.iter().flat_map(|t| t.specs());
+        let prompt_borrowers = prompt_borrowers.map(|s| (s.name, (s.state)()));
+        for (name, reqs) in borrowers.chain(prompt_borrowers) {
+            for req in reqs {
                 if !self.state.contains(req.type_id) {
                     problems.push(BuildError::MissingState {
-                        tool: spec.name.to_owned(),
+                        tool: name.to_owned(),
                         type_name: req.type_name.to_owned(),
                     });
                 }
@@ -281,10 +304,11 @@ impl ServerBuilder {
             .options
             .max_concurrent_calls
             .map(|n| Arc::new(Semaphore::new(n)));
-        let capabilities = capabilities(&self.options);
+        let capabilities = capabilities(&self.options, &prompts);
         Ok(Server {
             inner: Arc::new(ServerInner {
                 tools,
+                prompts,
                 state: Arc::new(self.state),
                 info: self.info,
                 instructions: self.instructions,
@@ -298,11 +322,17 @@ impl ServerBuilder {
 }
 
 /// The capabilities `initialize` and `server/discover` declare.
-fn capabilities(options: &ServerOptions) -> Value {
+fn capabilities(options: &ServerOptions, prompts: &Prompts) -> Value {
     let mut caps = json!({"tools": {"listChanged": false}, "logging": {}});
     if options.empty_prompts_and_resources {
         caps["prompts"] = json!({});
         caps["resources"] = json!({});
+        caps["completions"] = json!({});
+    }
+    if !prompts.is_empty() {
+        caps["prompts"] = json!({"listChanged": false});
+    }
+    if prompts.list().iter().any(|p| p.completes()) {
         caps["completions"] = json!({});
     }
     caps

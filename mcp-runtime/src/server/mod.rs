@@ -51,6 +51,7 @@ use tracing::Instrument;
 use crate::context::connection::{CancelToken, Connection, Handshake, Peer, lock};
 use crate::context::{Context, RequestScope};
 use crate::error::ProtocolError;
+use crate::prompt::Prompts;
 use crate::protocol::handshake::{InitializeParams, initialize_result};
 use crate::protocol::stateless::{
     CacheHint, Envelope, REMOVED_METHODS, discover_result, has_envelope, stamp_result,
@@ -66,11 +67,14 @@ use crate::tool::table::ToolTable;
 
 mod batch;
 mod builder;
+mod completion;
+mod prompts;
 mod reply;
+mod scope;
 mod span;
 mod tools;
 
-use tools::Scope;
+use scope::Scope;
 
 #[cfg(feature = "http")]
 pub(crate) use batch::BatchItem;
@@ -91,6 +95,7 @@ pub struct Server {
 
 struct ServerInner {
     tools: ToolTable,
+    prompts: Prompts,
     state: Arc<StateMap>,
     info: Implementation,
     instructions: Option<String>,
@@ -298,7 +303,7 @@ impl Server {
         let method = req.method.as_str();
         let empty_lists =
             self.inner.options.empty_prompts_and_resources && EMPTY_LIST_METHODS.contains(&method);
-        if !KNOWN.contains(&method) && !empty_lists {
+        if !KNOWN.contains(&method) && !empty_lists && !self.serves(method) {
             return Outcome::Answer(Err(ProtocolError::method_not_found(method)));
         }
         if method == "initialize" {
@@ -317,15 +322,10 @@ impl Server {
                 .unwrap_or_else(|| ProtocolError::invalid_params("Invalid params")))),
             ("logging/setLevel", Some(_)) => Outcome::Answer(self.set_level(req, conn)),
             ("tools/list", Some(_)) => Outcome::Answer(self.list_tools(req)),
-            (m, Some(_)) if empty_lists => Outcome::Answer(empty_list(m)),
-            ("tools/call", Some(h)) => {
-                let scope = Scope {
-                    version: h.version,
-                    stateless: None,
-                    peer: h.peer,
-                };
-                self.call_tool(req, conn, cancel, scope).await
+            (m, Some(h)) if m == "tools/call" || self.serves(m) => {
+                self.scoped(Scope::of_session(h), req, conn, cancel).await
             }
+            (m, Some(_)) if empty_lists => Outcome::Answer(empty_list(m)),
             _ => Outcome::Answer(Err(ProtocolError::method_not_found(method))),
         }
     }
@@ -353,12 +353,7 @@ impl Server {
                 Some(cache),
             ),
             "tools/list" => (Outcome::Answer(self.list_tools(req)), Some(cache)),
-            m if self.inner.options.empty_prompts_and_resources
-                && EMPTY_LIST_METHODS.contains(&m) =>
-            {
-                (Outcome::Answer(empty_list(m)), Some(cache))
-            }
-            "tools/call" => {
+            m if m == "tools/call" || self.serves(m) => {
                 let scope = Scope {
                     version: envelope.version,
                     stateless: Some(envelope.log_level),
@@ -367,7 +362,13 @@ impl Server {
                         capabilities: envelope.capabilities,
                     }),
                 };
-                (self.call_tool(req, conn, cancel, scope).await, None)
+                let cache = (m == "prompts/list").then_some(cache);
+                (self.scoped(scope, req, conn, cancel).await, cache)
+            }
+            m if self.inner.options.empty_prompts_and_resources
+                && EMPTY_LIST_METHODS.contains(&m) =>
+            {
+                (Outcome::Answer(empty_list(m)), Some(cache))
             }
             m if REMOVED_METHODS.contains(&m) => (
                 Outcome::Answer(Err(ProtocolError::new(

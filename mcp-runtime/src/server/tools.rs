@@ -1,6 +1,7 @@
 //! `tools/list` (pages, cursors, the encoded first page) and `tools/call` (the caller's scope,
 //! concurrency slots, timeouts, cancellation) on top of the tool table's call path.
 
+use super::scope::until_input_needed;
 use super::*;
 
 impl Server {
@@ -46,29 +47,38 @@ impl Server {
     }
 
     pub(super) fn list_tools(&self, req: &Request) -> Result<Value, ProtocolError> {
-        let tools = &self.inner.tools;
+        let tools: Vec<&Value> = self.inner.tools.iter().map(|t| t.to_json()).collect();
+        self.page(req, "tools", &tools)
+    }
+
+    /// One page of a list method's `items` under `key`, from the request's `cursor`, with the
+    /// next page's cursor when there is one (`page_size` items a page).
+    pub(super) fn page(
+        &self,
+        req: &Request,
+        key: &str,
+        items: &[&Value],
+    ) -> Result<Value, ProtocolError> {
         let start = match req.params.as_ref().and_then(|p| p.get("cursor")) {
             None | Some(Value::Null) => 0,
             Some(c) => c
                 .as_str()
-                .and_then(decode_cursor)
-                .filter(|&n| n > 0 && n < tools.len())
+                .and_then(|c| decode_cursor(c.strip_prefix(key)?))
+                .filter(|&n| n > 0 && n < items.len())
                 .ok_or_else(|| ProtocolError::invalid_params("Invalid params: invalid cursor"))?,
         };
         let end = match self.inner.options.page_size {
-            Some(n) => (start + n).min(tools.len()),
-            None => tools.len(),
+            Some(n) => (start + n).min(items.len()),
+            None => items.len(),
         };
-        let page: Vec<Value> = tools
-            .iter()
-            .skip(start)
-            .take(end - start)
-            .map(|t| t.to_json().clone())
-            .collect();
+        let page: Vec<Value> = items[start..end].iter().map(|&v| v.clone()).collect();
         let mut result = Map::new();
-        result.insert("tools".into(), Value::Array(page));
-        if end < tools.len() {
-            result.insert("nextCursor".into(), encode_cursor(end).into());
+        result.insert(key.into(), Value::Array(page));
+        if end < items.len() {
+            result.insert(
+                "nextCursor".into(),
+                format!("{key}{}", encode_cursor(end)).into(),
+            );
         }
         Ok(Value::Object(result))
     }
@@ -99,36 +109,7 @@ impl Server {
             )
             .with_data(json!({"reason": "tools/call `arguments` must be an object"}))));
         }
-        let meta = params_meta(params);
-        let request_scope = Arc::new(RequestScope {
-            conn: conn.clone(),
-            request: req.id.clone(),
-            version: scope.version,
-            stateless: scope.stateless.is_some(),
-            peer: scope.peer,
-            request_log_level: scope.stateless.flatten(),
-            progress_token: meta
-                .and_then(|m| m.get("progressToken"))
-                .filter(|t| t.is_string() || t.is_number())
-                .cloned(),
-            last_progress: Mutex::new(None),
-            finished: AtomicBool::new(false),
-            cancel: cancel.clone(),
-            input_responses: params
-                .and_then(|p| p.get("inputResponses"))
-                .and_then(Value::as_object)
-                .cloned()
-                .unwrap_or_default(),
-            input_requests: Mutex::new(Map::new()),
-            input_needed: CancelToken::default(),
-            elicit_seq: AtomicU64::new(0),
-            request_state_in: params
-                .and_then(|p| p.get("requestState"))
-                .and_then(Value::as_str)
-                .map(str::to_owned),
-            request_state_out: Mutex::new(None),
-            client_request_timeout: self.inner.options.client_request_timeout,
-        });
+        let request_scope = self.request_scope(req, conn, cancel, scope);
         let ctx = Context::attached(name, req.id.to_json(), request_scope.clone());
 
         // A slot first (waiting is not running: the timeout starts once the tool does).
@@ -162,42 +143,22 @@ impl Server {
                 }
             }),
         };
-        let outcome = tokio::select! {
-            r = call => match r {
-                Ok(result) => Outcome::Called(result),
-                Err(e) => Outcome::Answer(Err(e)),
-            },
-            _ = request_scope.input_needed.cancelled() => {
-                let requests = lock(&request_scope.input_requests).clone();
-                let mut result = json!({"resultType": "input_required", "inputRequests": requests});
-                if let Some(state) = lock(&request_scope.request_state_out).take() {
-                    result["requestState"] = state.into();
-                }
-                Outcome::Answer(Ok(result))
-            }
-        };
-        request_scope
-            .finished
-            .store(true, std::sync::atomic::Ordering::Release);
-        outcome
+        match until_input_needed(&request_scope, call).await {
+            Ok(Ok(result)) => Outcome::Called(result),
+            Ok(Err(e)) => Outcome::Answer(Err(e)),
+            Err(input_required) => Outcome::Answer(Ok(input_required)),
+        }
     }
 }
 
-/// What `tools/call` needs to know about the caller, from `initialize` or from the envelope.
-pub(super) struct Scope {
-    pub(super) version: &'static str,
-    /// `Some(log level)` for a stateless request.
-    pub(super) stateless: Option<Option<LogLevel>>,
-    pub(super) peer: Arc<Peer>,
-}
-
-/// Cursors are opaque to clients; this one is the offset of the page's first tool.
+/// Cursors are opaque to clients; this one is the list's key (`tools`, `prompts`), then the
+/// offset of the page's first item: `tools-1a`.
 fn encode_cursor(offset: usize) -> String {
-    format!("tools-{offset:x}")
+    format!("-{offset:x}")
 }
 
 fn decode_cursor(cursor: &str) -> Option<usize> {
-    usize::from_str_radix(cursor.strip_prefix("tools-")?, 16).ok()
+    usize::from_str_radix(cursor.strip_prefix('-')?, 16).ok()
 }
 
 /// `2s`, `1.5s`, `250ms`.
@@ -217,8 +178,9 @@ mod tests {
     #[test]
     fn cursors_round_trip_and_reject_garbage() {
         assert_eq!(decode_cursor(&encode_cursor(26)), Some(26));
+        assert_eq!(encode_cursor(26), "-1a");
         assert_eq!(decode_cursor("nope"), None);
-        assert_eq!(decode_cursor("tools-zz"), None);
+        assert_eq!(decode_cursor("-zz"), None);
     }
 
     #[test]

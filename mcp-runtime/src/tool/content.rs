@@ -272,7 +272,7 @@ impl Serialize for CallToolResult {
     }
 }
 
-fn content_from_json(v: &Value) -> Option<Content> {
+pub(crate) fn content_from_json(v: &Value) -> Option<Content> {
     let s = |k: &str| v.get(k).and_then(Value::as_str).map(str::to_owned);
     Some(match v.get("type")?.as_str()? {
         "text" => Content::Text(s("text")?),

@@ -13,13 +13,12 @@ use crate::context::Context;
 use crate::error::ToolError;
 use crate::schema::{FlatKeys, InputSchema};
 use crate::tool::call::CallParts;
-use crate::tool::output::ToolOutput;
 use crate::tool::spec::StateReq;
 
-/// Boxes a handler future.
-pub fn boxed<'a, F>(f: F) -> BoxFuture<'a, Result<ToolOutput, ToolError>>
+/// Boxes a handler future (a tool's, whose `T` is its output, or a prompt's).
+pub fn boxed<'a, T, F>(f: F) -> BoxFuture<'a, Result<T, ToolError>>
 where
-    F: std::future::Future<Output = Result<ToolOutput, ToolError>> + Send + 'a,
+    F: std::future::Future<Output = Result<T, ToolError>> + Send + 'a,
 {
     Box::pin(f)
 }
@@ -27,9 +26,10 @@ where
 /// Runs a synchronous handler body on the blocking pool and boxes the wait for it. A panic in the
 /// body is caught on the pool's thread (where the panic hook records its location) and carried
 /// back to the call's containment, which hides it from the model and logs it.
-pub fn boxed_blocking<F>(f: F) -> BoxFuture<'static, Result<ToolOutput, ToolError>>
+pub fn boxed_blocking<T, F>(f: F) -> BoxFuture<'static, Result<T, ToolError>>
 where
-    F: FnOnce() -> Result<ToolOutput, ToolError> + Send + 'static,
+    T: Send + 'static,
+    F: FnOnce() -> Result<T, ToolError> + Send + 'static,
 {
     Box::pin(async move {
         match tokio::task::spawn_blocking(move || crate::tool::panic::catch_sync(f)).await {

@@ -108,7 +108,12 @@ pub struct Validator {
 
 /// The model-readable text for a rejected call.
 pub fn format_violations(tool: &str, violations: &[Violation]) -> String {
-    let mut text = format!("Invalid arguments for tool {tool}: ");
+    format_violations_of("tool", tool, violations)
+}
+
+/// [`format_violations`] for another kind of callee (`prompt`).
+pub fn format_violations_of(kind: &str, name: &str, violations: &[Violation]) -> String {
+    let mut text = format!("Invalid arguments for {kind} {name}: ");
     for (i, v) in violations.iter().enumerate() {
         if i > 0 {
             text.push_str("; ");

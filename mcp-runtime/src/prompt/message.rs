@@ -1,0 +1,218 @@
+//! What `prompts/get` returns: messages (a role and one content block each) and what a
+//! `#[prompt]` body may return to make them.
+
+use serde::ser::{Serialize, SerializeMap, Serializer};
+use serde_json::Value;
+
+use crate::error::{IntoToolError, ToolError};
+use crate::tool::content::{Content, content_from_json};
+
+/// Who a prompt message is from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Role {
+    /// `"user"`
+    User,
+    /// `"assistant"`
+    Assistant,
+}
+
+impl Role {
+    /// The role as MCP writes it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Role::User => "user",
+            Role::Assistant => "assistant",
+        }
+    }
+}
+
+/// One message of a prompt: a role and a content block (text, image, audio, a resource link or
+/// an embedded resource).
+#[derive(Debug, Clone, PartialEq)]
+pub struct PromptMessage {
+    /// Who the message is from.
+    pub role: Role,
+    /// What it says.
+    pub content: Content,
+}
+
+impl PromptMessage {
+    /// A message from the user: `PromptMessage::user("Summarize this")`, or any [`Content`]
+    /// (`PromptMessage::user(Content::image_bytes(&png, "image/png"))`).
+    pub fn user(content: impl Into<Content>) -> Self {
+        PromptMessage {
+            role: Role::User,
+            content: content.into(),
+        }
+    }
+
+    /// A message from the assistant.
+    pub fn assistant(content: impl Into<Content>) -> Self {
+        PromptMessage {
+            role: Role::Assistant,
+            content: content.into(),
+        }
+    }
+
+    /// The message as MCP JSON.
+    pub fn to_json(&self) -> Value {
+        serde_json::to_value(self).unwrap_or(Value::Null)
+    }
+
+    /// Reads a message from MCP JSON; `None` when it is not one.
+    pub fn from_json(v: &Value) -> Option<Self> {
+        let role = match v.get("role")?.as_str()? {
+            "user" => Role::User,
+            "assistant" => Role::Assistant,
+            _ => return None,
+        };
+        Some(PromptMessage {
+            role,
+            content: content_from_json(v.get("content")?)?,
+        })
+    }
+}
+
+impl From<String> for Content {
+    fn from(text: String) -> Self {
+        Content::Text(text)
+    }
+}
+
+impl From<&str> for Content {
+    fn from(text: &str) -> Self {
+        Content::Text(text.to_owned())
+    }
+}
+
+impl Serialize for PromptMessage {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut m = s.serialize_map(Some(2))?;
+        m.serialize_entry("role", self.role.as_str())?;
+        m.serialize_entry("content", &self.content)?;
+        m.end()
+    }
+}
+
+/// The result of `prompts/get`: the messages, and a description of this rendering when the
+/// prompt gives one (else the prompt's own description is sent).
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct GetPromptResult {
+    /// A description of the prompt as rendered.
+    pub description: Option<String>,
+    /// The messages.
+    pub messages: Vec<PromptMessage>,
+}
+
+impl GetPromptResult {
+    /// The messages, described.
+    pub fn new(description: impl Into<String>, messages: Vec<PromptMessage>) -> Self {
+        GetPromptResult {
+            description: Some(description.into()),
+            messages,
+        }
+    }
+
+    /// The result as MCP JSON.
+    pub fn to_json(&self) -> Value {
+        let mut m = serde_json::Map::new();
+        if let Some(d) = &self.description {
+            m.insert("description".into(), d.clone().into());
+        }
+        let messages = self.messages.iter().map(PromptMessage::to_json).collect();
+        m.insert("messages".into(), Value::Array(messages));
+        Value::Object(m)
+    }
+
+    /// Reads a result from MCP JSON; `None` when it is not one.
+    pub fn from_json(v: &Value) -> Option<Self> {
+        let messages = v.get("messages")?.as_array()?;
+        Some(GetPromptResult {
+            description: v
+                .get("description")
+                .and_then(Value::as_str)
+                .map(str::to_owned),
+            messages: messages
+                .iter()
+                .map(PromptMessage::from_json)
+                .collect::<Option<_>>()?,
+        })
+    }
+}
+
+/// What becomes the messages of a prompt: a `String` (one user message), a [`PromptMessage`], a
+/// `Vec<PromptMessage>`, or a whole [`GetPromptResult`].
+pub trait IntoPromptMessages {
+    /// The rendered prompt.
+    fn into_prompt_result(self) -> GetPromptResult;
+}
+
+impl IntoPromptMessages for String {
+    fn into_prompt_result(self) -> GetPromptResult {
+        PromptMessage::user(self).into_prompt_result()
+    }
+}
+
+impl IntoPromptMessages for PromptMessage {
+    fn into_prompt_result(self) -> GetPromptResult {
+        vec![self].into_prompt_result()
+    }
+}
+
+impl IntoPromptMessages for Vec<PromptMessage> {
+    fn into_prompt_result(self) -> GetPromptResult {
+        GetPromptResult {
+            description: None,
+            messages: self,
+        }
+    }
+}
+
+impl IntoPromptMessages for GetPromptResult {
+    fn into_prompt_result(self) -> GetPromptResult {
+        self
+    }
+}
+
+/// What a `#[prompt]` function may return: a type that becomes messages, or a `Result` of one
+/// whose error becomes a [`ToolError`]. `M` tells the two apart.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot become the messages of a prompt",
+    label = "a prompt returns `String`, `PromptMessage`, `Vec<PromptMessage>` or `GetPromptResult`",
+    note = "build the messages with `PromptMessage::user(...)` and `PromptMessage::assistant(...)`; a `Result<T, E>` of one of these types works too"
+)]
+pub trait PromptReturn<M> {
+    /// The rendered prompt, or the body's error.
+    fn into_prompt(self) -> Result<GetPromptResult, ToolError>;
+}
+
+/// Marks a return type that is messages itself.
+pub struct Plain;
+/// Marks a `Result` return type (`M` is its error's conversion).
+pub struct Fallible<M>(std::marker::PhantomData<M>);
+
+impl<T: IntoPromptMessages> PromptReturn<Plain> for T {
+    fn into_prompt(self) -> Result<GetPromptResult, ToolError> {
+        Ok(self.into_prompt_result())
+    }
+}
+
+impl<T: IntoPromptMessages, E: IntoToolError<M>, M> PromptReturn<Fallible<M>> for Result<T, E> {
+    fn into_prompt(self) -> Result<GetPromptResult, ToolError> {
+        self.map(IntoPromptMessages::into_prompt_result)
+            .map_err(IntoToolError::into_tool_error)
+    }
+}
+
+/// The operations on a prompt's return type, as the generated handler calls them.
+pub struct PromptRetFns<R> {
+    /// Converts the returned value (the flag is the tools' `wrapped`, unused here).
+    pub convert: fn(R, bool) -> Result<GetPromptResult, ToolError>,
+}
+
+/// The operations on `R`; the bound is the return contract, reported at the return type.
+pub fn prompt_ret_fns<R: PromptReturn<M>, M>() -> PromptRetFns<R> {
+    PromptRetFns {
+        convert: |value, _| value.into_prompt(),
+    }
+}

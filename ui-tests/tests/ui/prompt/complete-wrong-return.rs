@@ -1,0 +1,16 @@
+use mcp_runtime::prelude::*;
+
+fn titles(_request: &CompleteRequest) -> Vec<u32> {
+    vec![1, 2]
+}
+
+/// Summarizes a note.
+#[prompt]
+fn summarize(#[arg(complete = titles)] title: String) -> String {
+    format!("Summarize {title}.")
+}
+
+fn main() {
+    let _ = summarize(String::new());
+    let _table = prompts![summarize];
+}

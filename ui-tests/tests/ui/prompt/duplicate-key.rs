@@ -1,0 +1,12 @@
+use mcp_runtime::prelude::*;
+
+/// Greets someone.
+#[prompt(name = "hello", name = "hi")]
+fn greet(name: String) -> String {
+    format!("Say hello to {name}.")
+}
+
+fn main() {
+    let _ = greet(String::new());
+    let _table = prompts![greet];
+}

@@ -1,0 +1,5 @@
+use mcp_runtime::prelude::*;
+
+fn main() {
+    let _table: PromptTable = prompts![];
+}

@@ -1,0 +1,11 @@
+use mcp_runtime::prelude::*;
+
+#[prompt]
+fn greet(name: String) -> String {
+    format!("Say hello to {name}.")
+}
+
+fn main() {
+    let _ = greet(String::new());
+    let _table = prompts![greet];
+}

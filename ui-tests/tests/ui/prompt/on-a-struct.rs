@@ -1,0 +1,11 @@
+use mcp_runtime::prelude::*;
+
+/// A greeting.
+#[prompt]
+struct Greeting {
+    name: String,
+}
+
+fn main() {
+    let _ = Greeting { name: String::new() };
+}
