@@ -6,6 +6,9 @@
 //! does both for the three suites CI runs. Prompts and resources are out of scope: the server
 //! declares them with empty lists (see `conformance/expected-failures.txt`).
 
+#[path = "conformance_tasks.rs"]
+mod conformance_tasks;
+
 use std::hash::{BuildHasher, Hasher};
 use std::time::Duration;
 
@@ -658,6 +661,7 @@ pub fn server() -> Server {
         .tools(mcp_runtime::ToolTable::from_tools(
             tools.collect::<Vec<_>>(),
         ))
+        .tools(conformance_tasks::tools())
         .empty_prompts_and_resources()
         .build()
         .expect("every tool's state is given")

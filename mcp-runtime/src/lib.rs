@@ -73,6 +73,7 @@ pub mod tool;
 
 pub mod context;
 pub mod schema;
+pub mod task;
 pub mod validate;
 
 pub mod error;

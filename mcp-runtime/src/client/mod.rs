@@ -16,12 +16,14 @@
 //! |---|---|
 //! | this file | [`Client`]: requests, notifications, the session it negotiated |
 //! | `builder.rs` | [`ClientBuilder`], [`Era`], the callbacks, [`ClientError`] |
+//! | `tasks.rs` | task calls: as a task, get, result, update, cancel, list |
 //! | `io.rs` | the write loop and the read loop that routes what the server sends |
 //! | [`in_process`] | a client connected to a server in memory |
 
 mod builder;
 pub mod in_process;
 mod io;
+mod tasks;
 
 use std::collections::HashMap;
 use std::fmt;
@@ -52,6 +54,7 @@ pub use builder::{
 };
 use builder::{ElicitFn, LogFn, ProgressFn};
 use io::{elicitation_request, read_loop, str_field, write_loop};
+pub use tasks::started_task_id;
 
 /// What the opening exchange told the client.
 #[derive(Debug, Clone)]

@@ -100,6 +100,11 @@ impl Server {
             .with_data(json!({"reason": "tools/call `arguments` must be an object"}))));
         }
         let meta = params_meta(params);
+        let plan = match self.task_plan(name, params, &scope) {
+            Ok(plan) => plan,
+            Err(e) => return Outcome::Answer(Err(e)),
+        };
+        let task = plan.as_ref().and_then(|p| self.prepare_task(p, conn));
         let request_scope = Arc::new(RequestScope {
             conn: conn.clone(),
             request: req.id.clone(),
@@ -113,7 +118,10 @@ impl Server {
                 .cloned(),
             last_progress: Mutex::new(None),
             finished: AtomicBool::new(false),
-            cancel: cancel.clone(),
+            // A task outlives its request: only `tasks/cancel` (or its expiry) cancels it.
+            cancel: task
+                .as_ref()
+                .map_or_else(|| cancel.clone(), |t| t.cancel.clone()),
             input_responses: params
                 .and_then(|p| p.get("inputResponses"))
                 .and_then(Value::as_object)
@@ -128,8 +136,26 @@ impl Server {
                 .map(str::to_owned),
             request_state_out: Mutex::new(None),
             client_request_timeout: self.inner.options.client_request_timeout,
+            task: task
+                .clone()
+                .map(|t| t as Arc<dyn crate::context::task::TaskInput>),
         });
         let ctx = Context::attached(name, req.id.to_json(), request_scope.clone());
+        if let (Some(plan), Some(task)) = (plan, task) {
+            // No slot and no call timeout: a task's limits are its count and its `ttl`.
+            let server = self.clone();
+            let name = name.to_owned();
+            let call = async move {
+                let inner = &server.inner;
+                let unknown = inner.options.unknown_tool;
+                (inner
+                    .tools
+                    .call_output(&inner.state, ctx, &name, arguments, unknown))
+                .await
+            };
+            let scope = &request_scope;
+            return self.call_as_task(plan, task, call.boxed(), scope).await;
+        }
 
         // A slot first (waiting is not running: the timeout starts once the tool does).
         let _permit = match &self.inner.call_slots {
@@ -168,12 +194,7 @@ impl Server {
                 Err(e) => Outcome::Answer(Err(e)),
             },
             _ = request_scope.input_needed.cancelled() => {
-                let requests = lock(&request_scope.input_requests).clone();
-                let mut result = json!({"resultType": "input_required", "inputRequests": requests});
-                if let Some(state) = lock(&request_scope.request_state_out).take() {
-                    result["requestState"] = state.into();
-                }
-                Outcome::Answer(Ok(result))
+                Outcome::Answer(Ok(super::tasks::input_required(&request_scope)))
             }
         };
         request_scope
