@@ -147,12 +147,15 @@ impl Context {
     }
 
     /// Reports progress as `notifications/progress`, when the request carried a
-    /// `progressToken`. `done` must grow from one report to the next: a report that does not
+    /// `progressToken`; in a task, `message` also becomes the task's `statusMessage`. `done` must grow from one report to the next: a report that does not
     /// is dropped, and so is any report made after the response went out.
     pub fn progress(&self, done: f64, total: Option<f64>, message: Option<&str>) {
         let Some(scope) = &self.inner.scope else {
             return;
         };
+        if let (Some(task), Some(m)) = (&scope.task, message) {
+            task.clone().status_message(m);
+        }
         let Some(token) = &scope.progress_token else {
             return;
         };
@@ -172,9 +175,6 @@ impl Context {
         }
         if let Some(m) = message {
             params.insert("message".into(), m.into());
-            if let Some(task) = &scope.task {
-                task.clone().status_message(m);
-            }
         }
         scope.notify("notifications/progress", Value::Object(params));
     }

@@ -40,7 +40,7 @@ pub const DEFAULT_MAX_TASKS_PER_SESSION: usize = 64;
 /// The limits and timings of tasks, set on the server's builder.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct TaskOptions {
-    /// The `ttl` of a task whose client asked for none.
+    /// The `ttl` of a task whose client asked for none (capped by `max_ttl` too).
     pub default_ttl: Duration,
     /// The longest `ttl` granted; a longer request is capped to it.
     pub max_ttl: Duration,
@@ -69,8 +69,8 @@ impl TaskOptions {
     /// The problems of these options, for [`crate::ServerBuilder::build`].
     pub(crate) fn problems(&self) -> Vec<String> {
         let mut out = Vec::new();
-        if self.default_ttl.is_zero() || self.max_ttl < self.default_ttl {
-            out.push("task ttl: the default must be above zero and at most the maximum".into());
+        if self.default_ttl.is_zero() || self.max_ttl.is_zero() {
+            out.push("task_ttl and max_task_ttl must be above zero".into());
         }
         if self.poll_interval.is_zero() {
             out.push("task_poll_interval must be above zero".into());
@@ -261,7 +261,7 @@ mod tests {
         assert_eq!(options.ttl_ms(Some(5_000)), 5_000);
         assert_eq!(options.ttl_ms(Some(10_000_000)), 120_000);
         let bad = TaskOptions {
-            max_ttl: Duration::from_secs(1),
+            max_ttl: Duration::ZERO,
             ..options
         };
         assert_eq!(bad.problems().len(), 1);
