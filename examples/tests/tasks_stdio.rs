@@ -2,11 +2,11 @@
 //! a task created, polled, waited on, answered and cancelled through a real child process.
 
 use std::process::Stdio;
-use std::time::Duration;
 
 use mcp_runtime::Client;
-use mcp_runtime::client::{ClientError, ElicitationAnswer, started_task_id};
-use serde_json::{Value, json};
+use mcp_runtime::client::{ClientError, ElicitationAnswer};
+use serde_json::json;
+use test_support::task_calls::{start, wait_for};
 use tokio::process::{Child, Command};
 
 /// The conformance server on stdio, and a client of `era` (`None`: stateless) on its pipes.
@@ -26,28 +26,6 @@ async fn connect(era: Option<&str>) -> (Client, Child) {
         None => builder.stateless(),
     };
     (builder.over_io(stdout, stdin).await.unwrap(), child)
-}
-
-async fn start(client: &Client, tool: &str, arguments: Value) -> String {
-    let created = client
-        .call_tool_as_task(tool, arguments, None)
-        .await
-        .unwrap();
-    let id = started_task_id(&created);
-    id.unwrap_or_else(|| panic!("not a task: {created}"))
-        .to_owned()
-}
-
-/// Polls until the task is `want`.
-async fn wait_for(client: &Client, id: &str, want: &str) -> Value {
-    for _ in 0..500 {
-        let task = client.get_task(id).await.unwrap();
-        if task["status"] == want {
-            return task;
-        }
-        tokio::time::sleep(Duration::from_millis(10)).await;
-    }
-    panic!("task {id} never became {want}");
 }
 
 #[tokio::test]

@@ -8,6 +8,7 @@ use mcp_runtime::client::{ElicitationAnswer, started_task_id};
 use mcp_runtime::prelude::*;
 use mcp_runtime::{BuildError, Client, ClientError, Elicitation, ServerBuilder};
 use serde_json::{Value, json};
+use test_support::task_calls::{start, wait_for};
 
 /// Sleep `ms`, then say so.
 #[tool(task)]
@@ -65,39 +66,16 @@ async fn stateless(server: &Server) -> Client {
         .unwrap()
 }
 
-fn code(e: ClientError) -> i64 {
-    match e {
-        ClientError::Protocol(p) => p.code,
-        other => panic!("expected a protocol error, got {other}"),
-    }
-}
-
-/// Calls `tool` as a task and returns the task's id.
-async fn start(client: &Client, tool: &str, arguments: Value) -> String {
-    let created = client
-        .call_tool_as_task(tool, arguments, None)
-        .await
-        .unwrap();
-    let id = started_task_id(&created);
-    id.unwrap_or_else(|| panic!("not a task: {created}"))
-        .to_owned()
-}
-
 /// The error code `method` is refused with.
 async fn refusal(client: &Client, method: &str, params: Value) -> i64 {
     code(client.request(method, params).await.unwrap_err())
 }
 
-/// Polls `tasks/get` until the status is `want`.
-async fn wait_for(client: &Client, id: &str, want: &str) -> Value {
-    for _ in 0..200 {
-        let task = client.get_task(id).await.unwrap();
-        if task["status"] == want {
-            return task;
-        }
-        tokio::time::sleep(Duration::from_millis(10)).await;
+fn code(e: ClientError) -> i64 {
+    match e {
+        ClientError::Protocol(p) => p.code,
+        other => panic!("expected a protocol error, got {other}"),
     }
-    panic!("task {id} never became {want}");
 }
 
 #[tokio::test]
