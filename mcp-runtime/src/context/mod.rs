@@ -360,8 +360,9 @@ impl Context {
     /// The client calls the tool again with the answers under the same keys
     /// ([`Context::input_response`]).
     ///
-    /// In the stateless era this never returns (the server drops the run). Elsewhere it returns
-    /// at once with a tool error saying the input cannot be asked for this way.
+    /// In the stateless era this never returns (the server drops the run). Elsewhere, and in a
+    /// call that already became a task (ask with [`Context::elicit`] there), it returns at once
+    /// with a tool error saying the input cannot be asked for this way.
     pub async fn require_input(
         &self,
         requests: Map<String, Value>,
