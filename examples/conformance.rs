@@ -6,6 +6,9 @@
 //! does both for the three suites CI runs. Every prompt fixture is a `#[prompt]` function;
 //! resources are still answered with empty lists (see `conformance/expected-failures.txt`).
 
+#[path = "conformance_tasks.rs"]
+mod conformance_tasks;
+
 use std::hash::{BuildHasher, Hasher};
 use std::time::Duration;
 
@@ -744,6 +747,7 @@ pub fn server() -> Server {
             test_prompt_with_image,
             test_input_required_result_prompt,
         ])
+        .tools(conformance_tasks::tools())
         .empty_prompts_and_resources()
         .build()
         .expect("every tool's state is given")

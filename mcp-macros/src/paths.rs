@@ -39,6 +39,7 @@ private_paths! {
     tool_spec => ToolSpec;
     tool_table => ToolTable;
     annotations => Annotations;
+    task_support => TaskSupport;
     input_schema => InputSchema;
     arg_spec => ArgSpec;
     constraints => Constraints;

@@ -96,6 +96,7 @@ impl p::ToolDef for add_task {
             output,
             state,
             handler,
+            task: p::TaskSupport::Forbidden,
         }
     }
 }

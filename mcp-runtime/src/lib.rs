@@ -20,6 +20,8 @@
 //!   `#[arg(complete = f)]` and string enums answer `completion/complete` ([`CompleteRequest`]).
 //! - [`Context`] (a `&Context` parameter) is the request: progress, log messages, cancellation,
 //!   elicitation, and who is calling.
+//! - [`task`]: a tool marked `#[tool(task)]` can be called as a task in both eras; its state sits
+//!   behind the [`task::TaskStore`] trait ([`task::MemoryTaskStore`] by default).
 //! - [`Client`] talks to a server over the same JSON-RPC path, in memory
 //!   ([`Client::in_process`]) or over any reader and writer: the way to test a server.
 //! - Errors: [`ToolError::new`] is a message the model reads; any other error, and any panic, is
@@ -31,6 +33,7 @@
 //! |---|---|---|
 //! | `http` | yes | Streamable HTTP on axum: [`transport::http::router`], [`Server::serve_http`], a bearer-token layer |
 //! | (none) | always | prompts: [`macro@prompt`], [`prompts!`], `prompts/list`, `prompts/get`, elicitation mid-`prompts/get` in both eras; completions: `completion/complete` from `#[arg(complete = f)]` and string enums |
+//! | (always) tasks | yes | long-running tools: `#[tool(task)]`, the `tasks/*` methods of both eras, [`task::TaskStore`]; [`Client::call_tool_as_task`] and the other task calls |
 //! | `cli` | no | [`cli`]: a server binary's command line (clap): stdio or `--http ADDR`, `--help`, `--version`; `cli::run(server)` is a whole `main` |
 //!
 //! # Example
@@ -79,6 +82,7 @@ pub mod tool;
 
 pub mod context;
 pub mod schema;
+pub mod task;
 pub mod validate;
 
 pub mod error;

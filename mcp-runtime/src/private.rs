@@ -25,7 +25,7 @@ pub use crate::tool::handler::{
 pub use crate::tool::output::{IntoToolOutput, ToolOutput};
 pub use crate::tool::state::{ReceiverFns, SharedReceiver, StateMap, receiver_fns};
 pub use crate::tool::table::{ToolTable, shares_name};
-pub use crate::tool::{Annotations, StateReq, ToolDef, ToolSet, ToolSpec};
+pub use crate::tool::{Annotations, StateReq, TaskSupport, ToolDef, ToolSet, ToolSpec};
 pub use futures_util::future::BoxFuture;
 pub use schemars;
 pub use serde_json;

@@ -127,6 +127,7 @@ impl p::ToolDef for add_task {
             output,
             state,
             handler,
+            task: p::TaskSupport::Forbidden,
         }
     }
 }

@@ -8,6 +8,7 @@
 //! - [`wait`]: polling until a condition holds, bounded in time;
 //! - [`shapes`]: argument types several schema tests share (`Address`, `Tree`);
 //! - [`tasks`]: the task-tracker fixture (`Priority`, `Task`, `Store`) that several tool tests use;
+//! - [`task_calls`]: a tool started as a task, a task polled until a status;
 //! - [`call_detached`]: a tool of a table called outside any connection;
 //! - [`build_error`]: what the builder refuses for a table.
 
@@ -16,6 +17,7 @@ pub mod http;
 pub mod python;
 pub mod shapes;
 pub mod stdio;
+pub mod task_calls;
 pub mod tasks;
 pub mod treacherous;
 pub mod wait;

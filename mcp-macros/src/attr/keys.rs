@@ -13,6 +13,7 @@ pub(super) const INLINE: &str = "inline";
 pub(super) const OPEN_WORLD: &str = "open_world";
 pub(super) const CRATE: &str = "crate";
 pub(super) const RENAME_ALL: &str = "rename_all";
+pub(super) const TASK: &str = "task";
 
 pub(super) const PATTERN: &str = "pattern";
 pub(super) const MINIMUM: &str = "minimum";
@@ -43,6 +44,7 @@ pub(super) const TOOL_KEYS: &[&str] = &[
     IDEMPOTENT,
     OPEN_WORLD,
     INLINE,
+    TASK,
     RENAME_ALL,
     CRATE,
 ];
@@ -104,7 +106,7 @@ pub(super) fn unknown_key(cx: &Ctxt, attr: &str, key: &syn::Path, valid: &[&str]
 }
 
 /// The valid key closest to a misspelt one, when it is close enough to be a typo.
-fn closest<'a>(written: &str, valid: &[&'a str]) -> Option<&'a str> {
+pub(super) fn closest<'a>(written: &str, valid: &[&'a str]) -> Option<&'a str> {
     valid
         .iter()
         .map(|k| (edit_distance(written, k), *k))

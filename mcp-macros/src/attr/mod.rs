@@ -6,16 +6,19 @@
 //! - `value`: reading a key's value as a string, flag, count, number, list or path.
 //! - `case`: `RenameRule`, serde's case names for `rename_all`.
 //! - `tool`: `ToolAttrs`, the keys of `#[tool(...)]`, and of `#[toolbox(...)]` (a subset).
+//! - `task`: `TaskKey`, the value of `task` (`execution.taskSupport`).
 //! - `arg`: `ArgAttrs`, the keys of a parameter's `#[arg(...)]`.
 
 mod arg;
 mod case;
 mod keys;
 mod slot;
+mod task;
 mod tool;
 mod value;
 
 pub(crate) use arg::ArgAttrs;
 pub(crate) use case::RenameRule;
 pub(crate) use slot::{Attr, Num, Sp};
+pub(crate) use task::TaskKey;
 pub(crate) use tool::ToolAttrs;

@@ -5,9 +5,10 @@ use proc_macro2::TokenStream;
 use super::case::{RenameRule, parse_rename_rule};
 use super::keys::{
     CRATE, DESCRIPTION, DESTRUCTIVE, IDEMPOTENT, INLINE, NAME, OPEN_WORLD, PROMPT_KEYS, READ_ONLY,
-    RENAME_ALL, TITLE, TOOL_KEYS, TOOLBOX_KEYS, path_text, unknown_key,
+    RENAME_ALL, TASK, TITLE, TOOL_KEYS, TOOLBOX_KEYS, path_text, unknown_key,
 };
 use super::slot::Attr;
+use super::task::{TaskKey, parse_task};
 use super::value::{parse_bool, parse_crate, parse_metas, parse_str};
 use crate::ctxt::Ctxt;
 
@@ -22,6 +23,8 @@ pub(crate) struct ToolAttrs {
     pub open_world: Attr<bool>,
     /// Run a synchronous body on the task that serves the request instead of the blocking pool.
     pub inline: Attr<bool>,
+    /// Whether the tool can be called as a task (`execution.taskSupport`).
+    pub task: Attr<TaskKey>,
     /// The case every argument's published name is written in, unless renamed.
     pub rename_all: Attr<RenameRule>,
     pub krate: Attr<TokenStream>,
@@ -54,6 +57,7 @@ impl ToolAttrs {
             idempotent: Attr::none(IDEMPOTENT),
             open_world: Attr::none(OPEN_WORLD),
             inline: Attr::none(INLINE),
+            task: Attr::none(TASK),
             rename_all: Attr::none(RENAME_ALL),
             krate: Attr::none(CRATE),
         };
@@ -70,6 +74,7 @@ impl ToolAttrs {
                 DESCRIPTION => attrs.description.read(cx, meta, parse_str),
                 READ_ONLY => attrs.read_only.read(cx, meta, parse_bool),
                 INLINE => attrs.inline.read(cx, meta, parse_bool),
+                TASK => attrs.task.read(cx, meta, parse_task),
                 DESTRUCTIVE => attrs.destructive.read(cx, meta, parse_bool),
                 IDEMPOTENT => attrs.idempotent.read(cx, meta, parse_bool),
                 OPEN_WORLD => attrs.open_world.read(cx, meta, parse_bool),

@@ -1,4 +1,5 @@
-//! The annotation hints a client reads: no pair of them that contradicts itself.
+//! The annotation hints a client reads: no pair of them that contradicts itself; `inline` and
+//! `task`, which each fit one kind of body.
 
 use crate::ctxt::Ctxt;
 use crate::model::ToolFn;
@@ -29,6 +30,21 @@ pub(super) fn check_inline(cx: &Ctxt, tool: &ToolFn) {
         cx.error_at(
             key,
             "`inline` applies to synchronous tools: an async tool is already polled on the task that serves the request; remove `inline`",
+        );
+    }
+}
+
+/// A task is cancelled by dropping its future and asks the client for input by awaiting; a
+/// synchronous body runs to its end on the blocking pool, so it could do neither.
+pub(super) fn check_task(cx: &Ctxt, tool: &ToolFn) {
+    if let Some(task) = tool.attrs.task.get()
+        && task.value != crate::attr::TaskKey::Forbidden
+        && !tool.is_async()
+    {
+        let key = tool.attrs.task.key_span().unwrap_or(task.span);
+        cx.error_at(
+            key,
+            "`task` applies to async tools: a task is cancelled by dropping its future and waits for the client's input by awaiting; make the fn `async`",
         );
     }
 }

@@ -4,7 +4,7 @@
 //! - `signature`: a tool is a plain function: not `const`, `unsafe`, `extern`, variadic or generic.
 //! - `names`: the tool name MCP allows, `rename` values, one published name per argument.
 //! - `text`: descriptions and titles, present where required and never blank.
-//! - `hints`: annotation hints that do not contradict each other; `inline` only on a synchronous body.
+//! - `hints`: annotation hints that do not contradict each other; `inline` only on a synchronous body, `task` only on an async one.
 //! - `bounds`: numeric, length and item-count bounds that leave some value valid.
 //! - `pattern`: `pattern` is a portable ECMA-262 regular expression.
 //! - `values`: `one_of` lists each value once; a literal `default` meets the argument's constraints.
@@ -23,7 +23,7 @@ mod values;
 
 use bounds::{check_count_bounds, check_num_bounds};
 use flatten::{check_flatten_keys, check_flatten_once};
-use hints::{check_hints, check_inline};
+use hints::{check_hints, check_inline, check_task};
 use names::{check_name, check_rename, check_unique_arg_names};
 use pattern::check_pattern;
 pub(crate) use signature::check_generics;
@@ -42,6 +42,7 @@ pub(crate) fn check(cx: &Ctxt, tool: &ToolFn) {
     check_description(cx, tool);
     check_hints(cx, tool);
     check_inline(cx, tool);
+    check_task(cx, tool);
     check_title(cx, tool);
     for arg in tool.args() {
         check_rename(cx, arg);

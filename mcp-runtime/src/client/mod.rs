@@ -16,6 +16,7 @@
 //! |---|---|
 //! | this file | [`Client`]: requests, notifications, the session it negotiated |
 //! | `builder.rs` | [`ClientBuilder`], [`Era`], the callbacks, [`ClientError`] |
+//! | `tasks.rs` | task calls: as a task, get, result, update, cancel, list |
 //! | `io.rs` | the write loop and the read loop that routes what the server sends |
 //! | [`in_process`] | a client connected to a server in memory |
 
@@ -24,6 +25,7 @@ mod prompts;
 pub use prompts::Completion;
 pub mod in_process;
 mod io;
+mod tasks;
 
 use std::collections::HashMap;
 use std::fmt;
@@ -54,6 +56,7 @@ pub use builder::{
 };
 use builder::{ElicitFn, LogFn, ProgressFn};
 use io::{elicitation_request, read_loop, str_field, write_loop};
+pub use tasks::started_task_id;
 
 /// What the opening exchange told the client.
 #[derive(Debug, Clone)]

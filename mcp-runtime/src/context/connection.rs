@@ -30,6 +30,8 @@ pub(crate) struct ConnectionInner {
     routes: Mutex<HashMap<RequestId, mpsc::UnboundedSender<Value>>>,
     pub(crate) session: Mutex<Session>,
     pub(crate) in_flight: Mutex<HashMap<RequestId, CancelToken>>,
+    /// The id its tasks are stored under (handshake era), made when it starts its first.
+    pub(crate) task_owner: std::sync::OnceLock<String>,
     pending: Mutex<HashMap<RequestId, oneshot::Sender<Result<Value, ProtocolError>>>>,
     next_id: AtomicU64,
     closed: AtomicBool,
@@ -82,6 +84,7 @@ impl Connection {
                 routes: Mutex::new(HashMap::new()),
                 session: Mutex::new(Session::default()),
                 in_flight: Mutex::new(HashMap::new()),
+                task_owner: std::sync::OnceLock::new(),
                 pending: Mutex::new(HashMap::new()),
                 next_id: AtomicU64::new(1),
                 closed: AtomicBool::new(false),

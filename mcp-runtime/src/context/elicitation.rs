@@ -61,6 +61,18 @@ impl std::fmt::Display for ElicitError {
 impl std::error::Error for ElicitError {}
 
 impl ElicitError {
+    /// The failure of the request that carried the elicitation.
+    pub(crate) fn from_request(e: ClientRequestError) -> Self {
+        match e {
+            ClientRequestError::NotConnected | ClientRequestError::Stateless => {
+                ElicitError::NotConnected
+            }
+            ClientRequestError::Client(e) => ElicitError::Client(e),
+            ClientRequestError::Disconnected => ElicitError::Disconnected,
+            ClientRequestError::TimedOut(d) => ElicitError::TimedOut(d),
+        }
+    }
+
     /// A tool error the model can read, with this message (for example, how to call the tool
     /// again with the value it could not ask for).
     pub fn into_tool_error(self, message: impl Into<String>) -> ToolError {

@@ -6,9 +6,11 @@
 //! | this file | [`Context`]: progress, logging, cancellation, elicitation, the caller |
 //! | [`connection`] | one client connection: era, identity, requests in flight, the outgoing sink |
 //! | [`elicitation`] | the requested-schema profile and the answer's parsing |
+//! | `task.rs` | where a task's questions and status messages go once its call became a task |
 
 pub mod connection;
 pub mod elicitation;
+pub(crate) mod task;
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
@@ -66,6 +68,8 @@ pub(crate) struct RequestScope {
     pub(crate) request_state_in: Option<String>,
     /// Stateless era: the `requestState` to send with an `input_required` result.
     pub(crate) request_state_out: Mutex<Option<String>>,
+    /// A call that may run as a task: its input flow and status.
+    pub(crate) task: Option<Arc<dyn task::TaskInput>>,
 }
 
 impl RequestScope {
@@ -143,12 +147,15 @@ impl Context {
     }
 
     /// Reports progress as `notifications/progress`, when the request carried a
-    /// `progressToken`. `done` must grow from one report to the next: a report that does not
+    /// `progressToken`; in a task, `message` also becomes the task's `statusMessage`. `done` must grow from one report to the next: a report that does not
     /// is dropped, and so is any report made after the response went out.
     pub fn progress(&self, done: f64, total: Option<f64>, message: Option<&str>) {
         let Some(scope) = &self.inner.scope else {
             return;
         };
+        if let (Some(task), Some(m)) = (&scope.task, message) {
+            task.clone().status_message(m);
+        }
         let Some(token) = &scope.progress_token else {
             return;
         };
@@ -235,6 +242,13 @@ impl Context {
         let mut params = json!({"message": message.into(), "requestedSchema": schema});
         if matches!(scope.version, "2025-11-25" | "2026-07-28") {
             params["mode"] = "form".into();
+        }
+        if let Some(task) = &scope.task {
+            let asked = json!({"method": "elicitation/create", "params": params});
+            return match task.clone().ask(asked).await {
+                Ok(answer) => parse_answer(&answer, &schema),
+                Err(e) => Err(ElicitError::from_request(e)),
+            };
         }
         if scope.stateless {
             let key = format!(
@@ -346,14 +360,17 @@ impl Context {
     /// The client calls the tool again with the answers under the same keys
     /// ([`Context::input_response`]).
     ///
-    /// In the stateless era this never returns (the server drops the run). Elsewhere it returns
-    /// at once with a tool error saying the input cannot be asked for this way.
+    /// In the stateless era this never returns (the server drops the run). Elsewhere, and in a
+    /// call that already became a task (ask with [`Context::elicit`] there), it returns at once
+    /// with a tool error saying the input cannot be asked for this way.
     pub async fn require_input(
         &self,
         requests: Map<String, Value>,
         request_state: Option<String>,
     ) -> crate::ToolError {
-        let Some(scope) = self.inner.scope.as_ref().filter(|s| s.stateless) else {
+        let mid_round_trip =
+            |s: &&Arc<RequestScope>| s.stateless && s.task.as_ref().is_none_or(|t| !t.is_task());
+        let Some(scope) = self.inner.scope.as_ref().filter(mid_round_trip) else {
             return crate::ToolError::new(
                 "this tool needs input from the client, which only a stateless (2026-07-28) \
                  request can provide this way",

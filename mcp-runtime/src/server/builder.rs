@@ -11,10 +11,12 @@ use tokio::sync::Semaphore;
 use super::{Server, ServerInner};
 use crate::prompt::{PromptBuildError, PromptTable, Prompts};
 use crate::protocol::Implementation;
-use crate::tool::ToolBuildError;
+use crate::task::run::Tasks;
+use crate::task::{MemoryTaskStore, TaskOptions, TaskStore};
 use crate::tool::call::UnknownToolPolicy;
 use crate::tool::state::StateMap;
 use crate::tool::table::{DuplicateTool, ToolTable};
+use crate::tool::{TaskSupport, ToolBuildError};
 
 /// The default wait for the client's answer to a request the server sent (elicitation): a person
 /// may be filling in a form, so 10 minutes.
@@ -55,6 +57,8 @@ pub struct ServerOptions {
     /// default [`crate::transport::DEFAULT_LOG_FILTER`]) when no global `tracing` subscriber is
     /// set.
     pub install_log_subscriber: bool,
+    /// The limits and timings of tasks (tools marked `#[tool(task)]`).
+    pub tasks: TaskOptions,
 }
 
 impl Default for ServerOptions {
@@ -70,6 +74,7 @@ impl Default for ServerOptions {
             list_ttl: Duration::ZERO,
             empty_prompts_and_resources: false,
             install_log_subscriber: true,
+            tasks: TaskOptions::default(),
         }
     }
 }
@@ -82,6 +87,7 @@ pub struct ServerBuilder {
     prompts: Vec<PromptTable>,
     state: StateMap,
     options: ServerOptions,
+    task_store: Option<Arc<dyn TaskStore>>,
 }
 
 /// Why a server could not be built.
@@ -147,6 +153,7 @@ impl Server {
             prompts: Vec::new(),
             state: StateMap::new(),
             options: ServerOptions::default(),
+            task_store: None,
         }
     }
 }
@@ -222,6 +229,27 @@ impl ServerBuilder {
 
         /// `ttlMs` of stateless `tools/list` and `server/discover` results (default 0).
         pub fn list_ttl(ttl: Duration) => options.list_ttl = ttl;
+
+        /// The `ttl` of a task whose client asked for none (default 1 hour, [`crate::task::DEFAULT_TASK_TTL`]).
+        pub fn task_ttl(ttl: Duration) => options.tasks.default_ttl = ttl;
+
+        /// The longest `ttl` a task is granted; a longer request is capped (default 24 hours).
+        pub fn max_task_ttl(ttl: Duration) => options.tasks.max_ttl = ttl;
+
+        /// The poll interval suggested to clients of a task (default 500 ms).
+        pub fn task_poll_interval(interval: Duration) => options.tasks.poll_interval = interval;
+
+        /// How many unexpired tasks the server keeps (default 1,024); a call past it is refused.
+        pub fn max_tasks(n: usize) => options.tasks.max_tasks = n;
+
+        /// How many unexpired tasks one session keeps (default 64).
+        pub fn max_tasks_per_session(n: usize) => options.tasks.max_tasks_per_session = n;
+    }
+
+    /// Where task records live (default: a [`MemoryTaskStore`] of this server's own).
+    pub fn task_store(mut self, store: Arc<dyn TaskStore>) -> Self {
+        self.task_store = Some(store);
+        self
     }
 
     /// Declares the `prompts`, `resources` and `completions` capabilities and answers
@@ -295,6 +323,13 @@ impl ServerBuilder {
                 "max_message_bytes must be at least 1".into(),
             ));
         }
+        problems.extend(
+            self.options
+                .tasks
+                .problems()
+                .into_iter()
+                .map(BuildError::InvalidOption),
+        );
         match problems.len() {
             0 => {}
             1 => return Err(problems.remove(0)),
@@ -305,6 +340,14 @@ impl ServerBuilder {
             .max_concurrent_calls
             .map(|n| Arc::new(Semaphore::new(n)));
         let capabilities = capabilities(&self.options, &prompts);
+        let tasks = tools
+            .iter()
+            .any(|t| t.task_support() != TaskSupport::Forbidden)
+            .then(|| {
+                let store = self.task_store.take();
+                let store = store.unwrap_or_else(|| Arc::new(MemoryTaskStore::new()));
+                Arc::new(Tasks::new(store, self.options.tasks))
+            });
         Ok(Server {
             inner: Arc::new(ServerInner {
                 tools,
@@ -315,6 +358,7 @@ impl ServerBuilder {
                 options: self.options,
                 call_slots,
                 capabilities,
+                tasks,
                 first_list_page: OnceLock::new(),
             }),
         })

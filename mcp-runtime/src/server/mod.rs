@@ -31,6 +31,7 @@
 //! | this file | [`Server`], message routing of both eras into one core, `initialize`, `logging/setLevel` |
 //! | `builder.rs` | [`ServerBuilder`], [`ServerOptions`], [`BuildError`]: everything checked once at build |
 //! | `tools.rs` | `tools/list` pages and cursors, `tools/call` slots, timeouts and cancellation |
+//! | `tasks.rs` | which `tools/call` becomes a task; `tasks/*` of both eras |
 //! | `batch.rs` | JSON-RPC batches, on sessions whose version makes accepting them a MUST |
 //! | `reply.rs` | a response kept typed until a transport encodes it |
 //! | `span.rs` | the `tracing` span of each request, with OpenTelemetry's names for MCP |
@@ -72,6 +73,7 @@ mod prompts;
 mod reply;
 mod scope;
 mod span;
+mod tasks;
 mod tools;
 
 use scope::Scope;
@@ -102,6 +104,8 @@ struct ServerInner {
     options: ServerOptions,
     call_slots: Option<Arc<Semaphore>>,
     capabilities: Value,
+    /// `None` when no tool can run as a task.
+    tasks: Option<Arc<crate::task::run::Tasks>>,
     /// The `result` of `tools/list` for the first page, encoded once (see
     /// [`Server::encoded_list_response`]).
     first_list_page: OnceLock<Box<[u8]>>,
@@ -303,7 +307,11 @@ impl Server {
         let method = req.method.as_str();
         let empty_lists =
             self.inner.options.empty_prompts_and_resources && EMPTY_LIST_METHODS.contains(&method);
-        if !KNOWN.contains(&method) && !empty_lists && !self.serves(method) {
+        if !KNOWN.contains(&method)
+            && !empty_lists
+            && !self.serves(method)
+            && !tasks::METHODS.contains(&method)
+        {
             return Outcome::Answer(Err(ProtocolError::method_not_found(method)));
         }
         if method == "initialize" {
@@ -322,6 +330,7 @@ impl Server {
                 .unwrap_or_else(|| ProtocolError::invalid_params("Invalid params")))),
             ("logging/setLevel", Some(_)) => Outcome::Answer(self.set_level(req, conn)),
             ("tools/list", Some(_)) => Outcome::Answer(self.list_tools(req)),
+            (m, Some(_)) if tasks::METHODS.contains(&m) => self.tasks_session(req, conn).await,
             (m, Some(h)) if m == "tools/call" || self.serves(m) => {
                 self.scoped(Scope::of_session(h), req, conn, cancel).await
             }
@@ -347,7 +356,7 @@ impl Server {
         let (outcome, cache) = match req.method.as_str() {
             "server/discover" => (
                 Outcome::Answer(Ok(discover_result(
-                    &self.inner.capabilities,
+                    &self.capabilities_for(envelope.version),
                     self.instructions(),
                 ))),
                 Some(cache),
@@ -369,6 +378,13 @@ impl Server {
                 && EMPTY_LIST_METHODS.contains(&m) =>
             {
                 (Outcome::Answer(empty_list(m)), Some(cache))
+            }
+            m if tasks::METHODS.contains(&m) => {
+                let peer = Peer {
+                    client_info: envelope.client_info,
+                    capabilities: envelope.capabilities,
+                };
+                (self.tasks_stateless(req, &peer).await, None)
             }
             m if REMOVED_METHODS.contains(&m) => (
                 Outcome::Answer(Err(ProtocolError::new(
@@ -418,7 +434,7 @@ impl Server {
         });
         Ok(initialize_result(
             version,
-            &self.inner.capabilities,
+            &self.capabilities_for(version),
             &self.inner.info,
             self.instructions(),
         ))

@@ -28,7 +28,7 @@ impl Server {
             "tools/call" => self.call_tool(req, conn, cancel, scope).await,
             "prompts/list" => Outcome::Answer(self.list_prompts(req)),
             "prompts/get" => {
-                let attached = self.request_scope(req, conn, cancel, scope);
+                let attached = self.request_scope(req, conn, cancel, scope, None);
                 self.get_prompt(req, attached).await
             }
             "completion/complete" => Outcome::Answer(self.complete(req).await),

@@ -33,6 +33,7 @@ impl Server {
         conn: &Connection,
         cancel: &CancelToken,
         scope: Scope,
+        task: Option<Arc<dyn crate::context::task::TaskInput>>,
     ) -> Arc<RequestScope> {
         let params = req.params.as_ref();
         let meta = params_meta(params);
@@ -64,6 +65,7 @@ impl Server {
                 .map(str::to_owned),
             request_state_out: Mutex::new(None),
             client_request_timeout: self.inner.options.client_request_timeout,
+            task,
         })
     }
 }
@@ -77,14 +79,7 @@ pub(super) async fn until_input_needed<T>(
 ) -> Result<T, Value> {
     let outcome = tokio::select! {
         r = fut => Ok(r),
-        _ = scope.input_needed.cancelled() => {
-            let requests = lock(&scope.input_requests).clone();
-            let mut result = json!({"resultType": "input_required", "inputRequests": requests});
-            if let Some(state) = lock(&scope.request_state_out).take() {
-                result["requestState"] = state.into();
-            }
-            Err(result)
-        }
+        _ = scope.input_needed.cancelled() => Err(super::tasks::input_required(scope)),
     };
     scope
         .finished

@@ -109,8 +109,35 @@ impl Server {
             )
             .with_data(json!({"reason": "tools/call `arguments` must be an object"}))));
         }
-        let request_scope = self.request_scope(req, conn, cancel, scope);
+        let plan = match self.task_plan(name, params, &scope) {
+            Ok(plan) => plan,
+            Err(e) => return Outcome::Answer(Err(e)),
+        };
+        let task = plan.as_ref().and_then(|p| self.prepare_task(p, conn));
+        // A task outlives its request: only `tasks/cancel` (or its expiry) cancels it.
+        let cancel = task
+            .as_ref()
+            .map_or_else(|| cancel.clone(), |t| t.cancel.clone());
+        let input = task
+            .clone()
+            .map(|t| t as Arc<dyn crate::context::task::TaskInput>);
+        let request_scope = self.request_scope(req, conn, &cancel, scope, input);
         let ctx = Context::attached(name, req.id.to_json(), request_scope.clone());
+        if let (Some(plan), Some(task)) = (plan, task) {
+            // No slot and no call timeout: a task's limits are its count and its `ttl`.
+            let server = self.clone();
+            let name = name.to_owned();
+            let call = async move {
+                let inner = &server.inner;
+                let unknown = inner.options.unknown_tool;
+                (inner
+                    .tools
+                    .call_output(&inner.state, ctx, &name, arguments, unknown))
+                .await
+            };
+            let scope = &request_scope;
+            return self.call_as_task(plan, task, call.boxed(), scope).await;
+        }
 
         // A slot first (waiting is not running: the timeout starts once the tool does).
         let _permit = match &self.inner.call_slots {

@@ -24,6 +24,8 @@ pub mod table;
 pub use call::UnknownToolPolicy;
 pub use content::{CallToolResult, Content};
 pub use output::{Contents, IntoToolOutput};
-pub use spec::{Annotations, StateReq, Tool, ToolBuildError, ToolDef, ToolSet, ToolSpec};
+pub use spec::{
+    Annotations, StateReq, TaskSupport, Tool, ToolBuildError, ToolDef, ToolSet, ToolSpec,
+};
 pub use state::StateMap;
 pub use table::{DuplicateTool, ToolTable};

@@ -56,6 +56,32 @@ impl Annotations {
     }
 }
 
+/// Whether a tool can be called as a task (`execution.taskSupport`): `#[tool(task)]` is
+/// `Optional`, `#[tool(task = "required")]` `Required`; a tool without the key is `Forbidden`
+/// and publishes no `execution`.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum TaskSupport {
+    /// Never a task (the default).
+    #[default]
+    Forbidden,
+    /// A task when the client asks for one (2025-11-25) or declared the tasks extension
+    /// (2026-07-28); an ordinary call otherwise.
+    Optional,
+    /// Only as a task: a client that cannot take one gets an error.
+    Required,
+}
+
+impl TaskSupport {
+    /// The published value.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            TaskSupport::Forbidden => "forbidden",
+            TaskSupport::Optional => "optional",
+            TaskSupport::Required => "required",
+        }
+    }
+}
+
 /// A state type a tool borrows, checked when the server is built.
 #[derive(Debug, Clone, Copy)]
 pub struct StateReq {
@@ -87,6 +113,8 @@ pub struct ToolSpec {
     pub state: fn() -> Vec<StateReq>,
     /// The handler.
     pub handler: Handler,
+    /// Whether the tool can be called as a task.
+    pub task: TaskSupport,
 }
 
 /// Implemented by the struct `#[tool]` emits beside each function or method.
@@ -188,6 +216,10 @@ impl Tool {
         if let Some(a) = spec.annotations.to_json(None) {
             listing.insert("annotations".into(), a);
         }
+        if spec.task != TaskSupport::Forbidden {
+            let execution = serde_json::json!({"taskSupport": spec.task.as_str()});
+            listing.insert("execution".into(), execution);
+        }
         Ok(Tool {
             spec,
             input_schema: Arc::new(input_schema),
@@ -241,6 +273,10 @@ impl Tool {
     /// The `tools/list` entry for this tool.
     pub fn to_json(&self) -> &Value {
         &self.listing
+    }
+    /// Whether the tool can be called as a task.
+    pub fn task_support(&self) -> TaskSupport {
+        self.spec.task
     }
     /// The state types this tool borrows.
     pub fn state_requirements(&self) -> Vec<StateReq> {

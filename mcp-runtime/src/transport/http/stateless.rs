@@ -112,14 +112,19 @@ fn check_stateless_headers(headers: &HeaderMap, req: &RpcRequest) -> Result<(), 
         }
         None => return Err(mismatch("the Mcp-Method header is missing".into())),
     }
-    let field = if req.method == "resources/read" {
-        "uri"
-    } else {
-        "name"
+    let field = match req.method.as_str() {
+        "resources/read" => "uri",
+        "tasks/get" | "tasks/update" | "tasks/cancel" => "taskId",
+        _ => "name",
     };
     let named = matches!(
         req.method.as_str(),
-        "tools/call" | "prompts/get" | "resources/read"
+        "tools/call"
+            | "prompts/get"
+            | "resources/read"
+            | "tasks/get"
+            | "tasks/update"
+            | "tasks/cancel"
     );
     let body_name = req
         .params
