@@ -9,8 +9,16 @@
 //! `rmcp-tasks` serves over `rmcp::transport::stdio()` (tokio's stdin/stdout, blocking pool);
 //! `rmcp-tasks pipes` over `rmcp::transport::stdio_pipes()` (non-blocking pipes on the reactor).
 //! Add `single` to either for a current-thread runtime instead of the multi-threaded one.
+//!
+//! `rmcp-tasks http [json] [ADDR]` serves Streamable HTTP at `http://ADDR/mcp` (default
+//! `127.0.0.1:0`, any free port; the address is printed on stderr as `listening on ...`) with
+//! rmcp's `StreamableHttpService` in axum, on the multi-threaded runtime. Without `json` it runs
+//! rmcp's defaults: `legacy_session_mode` (a session per `initialize` for the handshake-era
+//! versions; 2026-07-28 requests are served statelessly all the same) and SSE responses. With
+//! `json`: `legacy_session_mode: false, json_response: true`, its stateless JSON-response mode.
+//! Every session (and every stateless request) shares one task store, as ours does.
 
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 use rmcp::handler::server::wrapper::{Json, Parameters};
 use rmcp::{ServerHandler, ServiceExt, schemars, tool, tool_handler, tool_router};
@@ -76,8 +84,9 @@ pub struct CompleteTaskArgs {
     pub task_id: String,
 }
 
+#[derive(Clone)]
 pub struct Tasks {
-    tasks: Mutex<Vec<Task>>,
+    tasks: Arc<Mutex<Vec<Task>>>,
 }
 
 impl Tasks {
@@ -89,7 +98,7 @@ impl Tasks {
             status,
         };
         Tasks {
-            tasks: Mutex::new(vec![
+            tasks: Arc::new(Mutex::new(vec![
                 task(
                     "T-1",
                     "Write the release notes",
@@ -103,7 +112,7 @@ impl Tasks {
                     Status::Done,
                 ),
                 task("T-3", "Update the API docs", Priority::Low, Status::Open),
-            ]),
+            ])),
         }
     }
 }
@@ -169,6 +178,34 @@ impl Tasks {
     }
 }
 
+/// Streamable HTTP in axum: the stateful default, or (`json`) stateless with JSON responses.
+async fn serve_http(args: &[String]) -> Result<(), Box<dyn std::error::Error>> {
+    use rmcp::transport::streamable_http_server::{
+        StreamableHttpServerConfig, StreamableHttpService, session::local::LocalSessionManager,
+    };
+    let json = args.iter().any(|a| a == "json");
+    let addr = args
+        .iter()
+        .find(|a| a.contains(':'))
+        .map_or("127.0.0.1:0", String::as_str);
+    let mut config = StreamableHttpServerConfig::default();
+    if json {
+        config.legacy_session_mode = false;
+        config.json_response = true;
+    }
+    let tasks = Tasks::new();
+    let service = StreamableHttpService::new(
+        move || Ok(tasks.clone()),
+        LocalSessionManager::default().into(),
+        config,
+    );
+    let app = axum::Router::new().nest_service("/mcp", service);
+    let listener = tokio::net::TcpListener::bind(addr).await?;
+    eprintln!("listening on http://{}/mcp", listener.local_addr()?);
+    axum::serve(listener, app).await?;
+    Ok(())
+}
+
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let pipes = args.iter().any(|a| a == "pipes");
@@ -184,6 +221,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             .build()?
     };
     runtime.block_on(async {
+        if args.iter().any(|a| a == "http") {
+            return serve_http(&args).await;
+        }
         let service = if pipes {
             Tasks::new().serve(rmcp::transport::stdio_pipes()).await?
         } else {
