@@ -2,7 +2,7 @@
 //! [`ServerBuilder::build`].
 
 use std::fmt;
-use std::sync::{Arc, OnceLock};
+use std::sync::Arc;
 use std::time::Duration;
 
 use serde_json::{Value, json};
@@ -291,7 +291,6 @@ impl ServerBuilder {
                 options: self.options,
                 call_slots,
                 capabilities,
-                first_list_page: OnceLock::new(),
             }),
         })
     }

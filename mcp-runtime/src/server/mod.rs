@@ -39,7 +39,7 @@ use std::fmt;
 use std::future::Future;
 use std::pin::Pin;
 use std::sync::atomic::{AtomicBool, AtomicU64};
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use futures_util::FutureExt;
@@ -97,9 +97,6 @@ struct ServerInner {
     options: ServerOptions,
     call_slots: Option<Arc<Semaphore>>,
     capabilities: Value,
-    /// The `result` of `tools/list` for the first page, encoded once (see
-    /// [`Server::encoded_list_response`]).
-    first_list_page: OnceLock<Box<[u8]>>,
 }
 
 /// The methods of prompts, resources and completion a server with `empty_prompts_and_resources` answers.
