@@ -3,7 +3,8 @@
 # stdio, ours (the `tasks` example, stdio-only build), the same contract on rmcp over both of its
 # stdio transports, and the floor; over Streamable HTTP, ours (`tasks --http`), rmcp's
 # StreamableHttpService in axum (its defaults, and stateless with JSON responses), the official
-# Python SDK (stateless JSON, and with sessions) and the HTTP floor. Prints markdown tables of
+# Python SDK (stateless JSON, and with sessions) and the HTTP floor; the `sse` workload (a call
+# that reports progress, answered as an event stream) runs each peer's `step` tool instead. Prints markdown tables of
 # medians and the ratios the targets are stated in, and writes every run as JSON for the charts
 # (`benches/charts.py`).
 #
@@ -12,7 +13,7 @@
 #
 # Environment: TRANSPORTS (stdio,http), N (stdio calls per run, 20000), REPEAT (3),
 # WINDOWS (1,32,256), WORKLOADS (stdio: valid,invalid,list), HTTP_WORKLOADS
-# (valid,invalid,list,session), MEASURE_MS (2000), WARMUP_MS (500), SESSIONS (10000),
+# (valid,invalid,list,session,sse), MEASURE_MS (2000), WARMUP_MS (500), SESSIONS (10000),
 # OUT (directory for stdio.json and http.json, default benches/results), MAIN_TARGET,
 # BENCH_TARGET, LISTCACHE (a stdio build with the once-encoded tools/list page, measured beside
 # ours when set), MCP_REFERENCE_SERVERS (the Python reference servers).
@@ -59,7 +60,7 @@ if [[ "$transports" == *http* ]]; then
   echo "machine: $(nproc) CPUs, $(uptime)" >&2
   "$bin/driver" http \
     --repeat "${REPEAT:-3}" --windows "${WINDOWS:-1,32,256}" \
-    --workloads "${HTTP_WORKLOADS:-valid,invalid,list,session}" \
+    --workloads "${HTTP_WORKLOADS:-valid,invalid,list,session,sse}" \
     --measure-ms "${MEASURE_MS:-2000}" --warmup-ms "${WARMUP_MS:-500}" \
     --sessions "${SESSIONS:-10000}" --json "$out/http.json" \
     --peer "ours|stateless,session|$main_target/release/tasks-http --http {addr}" \
@@ -67,5 +68,9 @@ if [[ "$transports" == *http* ]]; then
     --peer "rmcp-json|stateless|$bin/rmcp-tasks http json {addr}" \
     --peer "python-json|stateless|$python" \
     --peer "python-sessions|session|$python sessions" \
-    --peer "floor|stateless,session|$bin/floor http {addr}"
+    --peer "ours|sse|$bin/ours-progress --http {addr}" \
+    --peer "rmcp-stateful|sse|$bin/rmcp-tasks http progress {addr}" \
+    --peer "rmcp-json|sse|$bin/rmcp-tasks http json progress {addr}" \
+    --peer "python-sse|sse|$python progress" \
+    --peer "floor|stateless,session,sse|$bin/floor http {addr}"
 fi

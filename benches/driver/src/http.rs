@@ -57,6 +57,9 @@ pub(crate) enum HttpWorkload {
     List,
     /// The valid calls on a handshake-era session (one `initialize` per connection).
     Session,
+    /// Stateless `tools/call` of `step`, a tool that reports progress once (the request has a
+    /// `progressToken`): answered as an event stream. Served by peers in mode `sse`.
+    Sse,
 }
 
 impl HttpWorkload {
@@ -66,6 +69,7 @@ impl HttpWorkload {
             "invalid" => HttpWorkload::Invalid,
             "list" => HttpWorkload::List,
             "session" => HttpWorkload::Session,
+            "sse" => HttpWorkload::Sse,
             _ => return None,
         })
     }
@@ -76,12 +80,13 @@ impl HttpWorkload {
             HttpWorkload::Invalid => "invalid",
             HttpWorkload::List => "list",
             HttpWorkload::Session => "session",
+            HttpWorkload::Sse => "sse",
         }
     }
 
     fn calls(self) -> Workload {
         match self {
-            HttpWorkload::Valid | HttpWorkload::Session => Workload::Valid,
+            HttpWorkload::Valid | HttpWorkload::Session | HttpWorkload::Sse => Workload::Valid,
             HttpWorkload::Invalid => Workload::Invalid,
             HttpWorkload::List => Workload::List,
         }
@@ -98,6 +103,7 @@ pub(crate) struct Peer {
     name: String,
     stateless: bool,
     session: bool,
+    sse: bool,
     command: String,
 }
 
@@ -109,22 +115,26 @@ impl Peer {
             return Err(format!("--peer takes name|modes|command, not {spec:?}"));
         };
         let modes: Vec<&str> = modes.split(',').collect();
-        if let Some(bad) = modes.iter().find(|m| !["stateless", "session"].contains(m)) {
-            return Err(format!("unknown mode {bad:?} (stateless, session)"));
+        if let Some(bad) = modes
+            .iter()
+            .find(|m| !["stateless", "session", "sse"].contains(m))
+        {
+            return Err(format!("unknown mode {bad:?} (stateless, session, sse)"));
         }
         Ok(Peer {
             name: name.to_owned(),
             stateless: modes.contains(&"stateless"),
             session: modes.contains(&"session"),
+            sse: modes.contains(&"sse"),
             command: command.to_owned(),
         })
     }
 
     fn serves(&self, w: HttpWorkload) -> bool {
-        if w.session() {
-            self.session
-        } else {
-            self.stateless
+        match w {
+            HttpWorkload::Session => self.session,
+            HttpWorkload::Sse => self.sse,
+            _ => self.stateless,
         }
     }
 
@@ -306,6 +316,16 @@ struct Plan {
 
 impl Plan {
     fn new(w: HttpWorkload) -> Plan {
+        if w == HttpWorkload::Sse {
+            let meta = format!("{},\"progressToken\":1}}", &META[..META.len() - 1]);
+            let body = format!(
+                r#","method":"tools/call","params":{{"name":"step","arguments":{{}},"_meta":{meta}}}}}"#
+            );
+            return Plan {
+                variants: vec![("tools/call", Some("step"), body)],
+                stateless: true,
+            };
+        }
         let calls = w.calls();
         let meta = (!w.session()).then_some(META);
         let variants = (0..calls.variants())
@@ -364,11 +384,12 @@ struct ConnStats {
 async fn client(
     addr: SocketAddr,
     plan: Arc<Plan>,
-    session: bool,
+    w: HttpWorkload,
     next: Arc<AtomicUsize>,
     phase: Arc<AtomicU8>,
 ) -> Result<ConnStats, String> {
     let mut conn = Conn::open(addr).await?;
+    let (session, sse) = (w.session(), w == HttpWorkload::Sse);
     if session {
         conn.open_session().await?;
     }
@@ -382,7 +403,7 @@ async fn client(
         let sent = Instant::now();
         let answer = conn.post(body, headers).await?;
         let took = sent.elapsed();
-        if !answers(&answer.body, n) {
+        if !answers(&answer.body, n) || (sse && !answer.event_stream) {
             return Err(format!(
                 "status {}: not the answer to request {n}: {}",
                 answer.status,
@@ -425,7 +446,7 @@ fn run(
                 tokio::spawn(client(
                     server.addr,
                     plan.clone(),
-                    w.session(),
+                    w,
                     next.clone(),
                     phase.clone(),
                 ))
@@ -509,6 +530,7 @@ fn quick(peer: &Peer, strict: bool) -> Result<(), String> {
         HttpWorkload::Invalid,
         HttpWorkload::List,
         HttpWorkload::Session,
+        HttpWorkload::Sse,
     ];
     runtime()?.block_on(async {
         for w in workloads.into_iter().filter(|&w| peer.serves(w)) {
@@ -575,6 +597,13 @@ fn check(w: HttpWorkload, n: usize, answer: &Answer) -> Result<bool, String> {
             }
         }
         HttpWorkload::Invalid => return Ok(result["isError"] == true || m["error"].is_object()),
+        HttpWorkload::Sse => {
+            let progress = std::str::from_utf8(&answer.body)
+                .is_ok_and(|t| t.contains("notifications/progress"));
+            if !answer.event_stream || !progress || result["isError"] == true {
+                return Err("not an event stream with progress, then the result".into());
+            }
+        }
         HttpWorkload::List => {
             let mut names: Vec<&str> = result["tools"]
                 .as_array()

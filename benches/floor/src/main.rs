@@ -11,23 +11,47 @@
 //! address `127.0.0.1:0`; the address is printed on stderr as `listening on ...`): the handler
 //! takes the body as bytes, parses it, and answers `application/json` with the canned response
 //! (`202` for a notification). An `initialize` gets an `Mcp-Session-Id` header, which the floor
-//! never checks afterwards. No header is validated, no session is kept.
+//! never checks afterwards; a request with a `progressToken` gets a `text/event-stream` answer
+//! (a canned progress notification, then the response). No header is validated, no session is
+//! kept.
 
 use std::io::{BufRead, BufReader, BufWriter, Write};
 
 const INITIALIZE: &str = r#"{"protocolVersion":"2025-06-18","capabilities":{"tools":{"listChanged":false}},"serverInfo":{"name":"floor","version":"1.0.0"}}"#;
 
+/// What kind of request a message was.
+#[derive(PartialEq)]
+enum Kind {
+    Initialize,
+    /// A request with a `progressToken`: over HTTP its answer is an event stream.
+    Progress,
+    Other,
+}
+
 /// The canned answer to one message, or `None` for a notification or unparsable input.
-/// `true` beside it when the message was an `initialize`.
-fn answer(message: &[u8], target: usize, out: &mut Vec<u8>) -> Option<bool> {
+fn answer(message: &[u8], target: usize, out: &mut Vec<u8>) -> Option<Kind> {
     let message: serde_json::Value = serde_json::from_slice(message).ok()?;
     let id = message.get("id")?.to_string();
     if message.get("method").and_then(|m| m.as_str()) == Some("initialize") {
         out.extend_from_slice(
             format!(r#"{{"jsonrpc":"2.0","id":{id},"result":{INITIALIZE}}}"#).as_bytes(),
         );
-        return Some(true);
+        return Some(Kind::Initialize);
     }
+    let token = &message["params"]["_meta"]["progressToken"];
+    let kind = if token.is_null() {
+        Kind::Other
+    } else {
+        // The progress notification, then the response, as event-stream data lines.
+        out.extend_from_slice(
+            format!(
+                r#"data: {{"jsonrpc":"2.0","method":"notifications/progress","params":{{"progressToken":{token},"progress":1.0,"total":1.0}}}}"#
+            )
+            .as_bytes(),
+        );
+        out.extend_from_slice(b"\n\ndata: ");
+        Kind::Progress
+    };
     let head = r#"{"jsonrpc":"2.0","id":"#;
     let middle = r#","result":{"content":[{"type":"text","text":""#;
     let tail = r#""}]}}"#;
@@ -37,7 +61,10 @@ fn answer(message: &[u8], target: usize, out: &mut Vec<u8>) -> Option<bool> {
     out.extend_from_slice(middle.as_bytes());
     out.resize(out.len() + target.saturating_sub(fixed), b'x');
     out.extend_from_slice(tail.as_bytes());
-    Some(false)
+    if kind == Kind::Progress {
+        out.extend_from_slice(b"\n\n");
+    }
+    Some(kind)
 }
 
 fn stdio(target: usize) -> std::io::Result<()> {
@@ -71,11 +98,16 @@ fn http(target: usize, addr: &str) -> std::io::Result<()> {
         let mut out = Vec::with_capacity(target + 64);
         match answer(&body, target + 1, &mut out) {
             None => StatusCode::ACCEPTED.into_response(),
-            Some(initialize) => {
+            Some(kind) => {
                 let mut response = Response::new(axum::body::Body::from(out)).into_response();
                 let headers = response.headers_mut();
-                headers.insert(header::CONTENT_TYPE, "application/json".parse().unwrap());
-                if initialize {
+                let media = if kind == Kind::Progress {
+                    "text/event-stream"
+                } else {
+                    "application/json"
+                };
+                headers.insert(header::CONTENT_TYPE, media.parse().unwrap());
+                if kind == Kind::Initialize {
                     headers.insert("mcp-session-id", "floor".parse().unwrap());
                 }
                 response

@@ -10,13 +10,14 @@
 //! `rmcp-tasks pipes` over `rmcp::transport::stdio_pipes()` (non-blocking pipes on the reactor).
 //! Add `single` to either for a current-thread runtime instead of the multi-threaded one.
 //!
-//! `rmcp-tasks http [json] [ADDR]` serves Streamable HTTP at `http://ADDR/mcp` (default
+//! `rmcp-tasks http [json] [progress] [ADDR]` serves Streamable HTTP at `http://ADDR/mcp` (default
 //! `127.0.0.1:0`, any free port; the address is printed on stderr as `listening on ...`) with
 //! rmcp's `StreamableHttpService` in axum, on the multi-threaded runtime. Without `json` it runs
 //! rmcp's defaults: `legacy_session_mode` (a session per `initialize` for the handshake-era
 //! versions; 2026-07-28 requests are served statelessly all the same) and SSE responses. With
 //! `json`: `legacy_session_mode: false, json_response: true`, its stateless JSON-response mode.
-//! Every session (and every stateless request) shares one task store, as ours does.
+//! Every session (and every stateless request) shares one task store, as ours does. With
+//! `progress` it serves the SSE workload's one tool, `step`, instead of the tasks.
 
 use std::sync::{Arc, Mutex};
 
@@ -178,6 +179,31 @@ impl Tasks {
     }
 }
 
+/// The SSE workload's tool (`rmcp-tasks http progress`): `step` reports progress once and
+/// answers, so that the answer is an event stream; the same tool as `benches/ours-progress`.
+#[derive(Clone)]
+pub struct Progress;
+
+#[tool_handler(name = "progress", version = "1.0.0")]
+impl ServerHandler for Progress {}
+
+#[tool_router]
+impl Progress {
+    /// Report progress once (1 of 1), then answer.
+    #[tool]
+    async fn step(
+        &self,
+        meta: rmcp::model::RequestMetaObject,
+        client: rmcp::Peer<rmcp::RoleServer>,
+    ) -> String {
+        if let Some(token) = meta.get_progress_token() {
+            let progress = rmcp::model::ProgressNotificationParam::new(token, 1.0).with_total(1.0);
+            let _ = client.notify_progress(progress).await;
+        }
+        "done".into()
+    }
+}
+
 /// Streamable HTTP in axum: the stateful default, or (`json`) stateless with JSON responses.
 async fn serve_http(args: &[String]) -> Result<(), Box<dyn std::error::Error>> {
     use rmcp::transport::streamable_http_server::{
@@ -193,13 +219,15 @@ async fn serve_http(args: &[String]) -> Result<(), Box<dyn std::error::Error>> {
         config.legacy_session_mode = false;
         config.json_response = true;
     }
-    let tasks = Tasks::new();
-    let service = StreamableHttpService::new(
-        move || Ok(tasks.clone()),
-        LocalSessionManager::default().into(),
-        config,
-    );
-    let app = axum::Router::new().nest_service("/mcp", service);
+    let sessions = std::sync::Arc::new(LocalSessionManager::default());
+    let app = if args.iter().any(|a| a == "progress") {
+        let service = StreamableHttpService::new(|| Ok(Progress), sessions, config);
+        axum::Router::new().nest_service("/mcp", service)
+    } else {
+        let tasks = Tasks::new();
+        let service = StreamableHttpService::new(move || Ok(tasks.clone()), sessions, config);
+        axum::Router::new().nest_service("/mcp", service)
+    };
     let listener = tokio::net::TcpListener::bind(addr).await?;
     eprintln!("listening on http://{}/mcp", listener.local_addr()?);
     axum::serve(listener, app).await?;
