@@ -10,6 +10,8 @@
 //! driver run   --cmd "<program> [args]" [--workload valid|invalid|list] [--n 20000] [--window 32]
 //! driver suite --server "name=<program> [args]"... [--floor "<program>"] [--n 20000]
 //!              [--repeat 3] [--windows 1,32] [--workloads valid,invalid,list] [--raw results.tsv]
+//!              [--json results.json]
+//! driver http  ...   (Streamable HTTP: see `http.rs`)
 //! ```
 //!
 //! `suite` runs every workload at every window for every server, interleaving the servers
@@ -18,6 +20,8 @@
 //! the floor is started with `FLOOR_RESPONSE_BYTES` set to the mean response size ours produced
 //! for the same workload, so it writes as many bytes, once flushing every response (`floor`) and
 //! once flushing only when its input is drained (`floor-batch`).
+
+mod http;
 
 use std::collections::BTreeMap;
 use std::io::{BufRead, BufReader, BufWriter, Write};
@@ -79,11 +83,9 @@ impl Workload {
         }
     }
 
-    /// The body of request `i` (its `method` and `params`).
-    fn body(self, i: usize) -> String {
-        let call = |name: &str, args: &str| {
-            format!(r#""method":"tools/call","params":{{"name":"{name}","arguments":{args}}}"#)
-        };
+    /// Request `i`'s method, the tool it calls (for `tools/call`) and the arguments.
+    pub(crate) fn call(self, i: usize) -> (&'static str, Option<&'static str>, String) {
+        let call = |name, args: &str| ("tools/call", Some(name), args.to_owned());
         match self {
             Workload::Valid => match i % 4 {
                 0 => call("complete_task", r#"{"task_id":"T-1"}"#),
@@ -113,8 +115,30 @@ impl Workload {
                 // additionalProperties: false
                 _ => call("add_task", r#"{"title":"Tag the release","colour":"red"}"#),
             },
-            Workload::List => r#""method":"tools/list","params":{}"#.to_owned(),
+            Workload::List => ("tools/list", None, String::new()),
         }
+    }
+
+    /// How many distinct requests the workload cycles through.
+    pub(crate) fn variants(self) -> usize {
+        match self {
+            Workload::Valid => 4,
+            Workload::Invalid => 7,
+            Workload::List => 1,
+        }
+    }
+
+    /// The `method` and `params` members of request `i`; `meta`, when given, is added to the
+    /// params as `_meta`.
+    pub(crate) fn body(self, i: usize, meta: Option<&str>) -> String {
+        let (method, tool, arguments) = self.call(i);
+        let meta = meta.map(|m| format!(r#""_meta":{m}"#));
+        let members: Vec<String> = tool
+            .map(|name| format!(r#""name":"{name}","arguments":{arguments}"#))
+            .into_iter()
+            .chain(meta)
+            .collect();
+        format!(r#""method":"{method}","params":{{{}}}"#, members.join(","))
     }
 
     fn requests(self, n: usize) -> Vec<Vec<u8>> {
@@ -123,7 +147,7 @@ impl Workload {
                 format!(
                     "{{\"jsonrpc\":\"2.0\",\"id\":{},{}}}\n",
                     FIRST_ID + i,
-                    self.body(i)
+                    self.body(i, None)
                 )
                 .into_bytes()
             })
@@ -137,9 +161,12 @@ struct RunResult {
     calls_per_s: f64,
     p50_us: f64,
     p99_us: f64,
+    p999_us: f64,
     cpu_us_per_call: f64,
     peak_rss_kib: f64,
     startup_ms: f64,
+    /// The one-minute load average when the run started.
+    load: f64,
     /// Share of responses that are `isError: true` results or JSON-RPC errors.
     rejected: f64,
     mean_response_bytes: f64,
@@ -198,13 +225,26 @@ fn cpu_ticks(pid: u32) -> Result<u64, String> {
 
 /// Peak resident set size in KiB.
 fn peak_rss_kib(pid: u32) -> Result<u64, String> {
+    status_kib(pid, "VmHWM")
+}
+
+/// A size in KiB from `/proc/<pid>/status`: `VmHWM` (peak resident set), `VmRSS` (current).
+fn status_kib(pid: u32, field: &str) -> Result<u64, String> {
     let status = std::fs::read_to_string(format!("/proc/{pid}/status"))
         .map_err(|e| format!("reading /proc/{pid}/status: {e}"))?;
     status
         .lines()
-        .find_map(|l| l.strip_prefix("VmHWM:"))
+        .find_map(|l| l.strip_prefix(field)?.strip_prefix(':'))
         .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
-        .ok_or_else(|| "no VmHWM".to_owned())
+        .ok_or_else(|| format!("no {field}"))
+}
+
+/// The one-minute load average, from `/proc/loadavg`.
+fn load_average() -> f64 {
+    std::fs::read_to_string("/proc/loadavg")
+        .ok()
+        .and_then(|s| s.split_whitespace().next()?.parse().ok())
+        .unwrap_or(f64::NAN)
 }
 
 /// The id of a response line: a fast scan for `"id":<digits>`, else a full parse.
@@ -255,12 +295,15 @@ fn read_line(reader: &mut impl BufRead, line: &mut Vec<u8>) -> Result<(), String
 
 struct Spawned {
     child: Child,
+    /// Kill at once (a server that never exits by itself, such as an HTTP one).
+    kill: bool,
 }
 
 impl Drop for Spawned {
     fn drop(&mut self) {
         // Give the server a moment to exit on EOF, then make sure it is gone.
-        let deadline = Instant::now() + Duration::from_secs(5);
+        let grace = if self.kill { 0 } else { 5 };
+        let deadline = Instant::now() + Duration::from_secs(grace);
         while Instant::now() < deadline {
             if let Ok(Some(_)) = self.child.try_wait() {
                 return;
@@ -281,6 +324,7 @@ fn run(
 ) -> Result<RunResult, String> {
     let requests = workload.requests(n);
     let warmup = workload.requests(n.min(200));
+    let load = load_average();
 
     let spawned_at = Instant::now();
     let mut child = Command::new(&spec.program)
@@ -294,7 +338,7 @@ fn run(
     let pid = child.id();
     let mut stdin = BufWriter::with_capacity(64 * 1024, child.stdin.take().unwrap());
     let mut stdout = BufReader::with_capacity(256 * 1024, child.stdout.take().unwrap());
-    let spawned = Spawned { child };
+    let spawned = Spawned { child, kill: false };
     let mut line = Vec::with_capacity(64 * 1024);
 
     let write = |w: &mut BufWriter<_>, bytes: &[u8]| -> Result<(), String> {
@@ -404,12 +448,38 @@ fn run(
         calls_per_s: n as f64 / elapsed.as_secs_f64(),
         p50_us: percentile(&latencies, 50.0) / 1e3,
         p99_us: percentile(&latencies, 99.0) / 1e3,
+        p999_us: percentile(&latencies, 99.9) / 1e3,
         cpu_us_per_call: (cpu_after - cpu_before) as f64 / 1e3 / n as f64,
         peak_rss_kib: rss? as f64,
         startup_ms: startup.as_secs_f64() * 1e3,
+        load,
         rejected: rejected as f64 / n as f64,
         mean_response_bytes: response_bytes as f64 / n as f64,
     })
+}
+
+/// One run as a JSON object, the unit `benches/charts.py` reads.
+fn record(
+    transport: &str,
+    workload: &str,
+    window: usize,
+    server: &str,
+    repeat: usize,
+    r: &RunResult,
+) -> serde_json::Value {
+    serde_json::json!({
+        "transport": transport, "workload": workload, "window": window, "server": server,
+        "repeat": repeat, "calls_per_s": r.calls_per_s, "p50_us": r.p50_us, "p99_us": r.p99_us,
+        "p999_us": r.p999_us, "cpu_us_per_call": r.cpu_us_per_call,
+        "peak_rss_kib": r.peak_rss_kib, "rejected": r.rejected,
+        "bytes": r.mean_response_bytes, "load1": r.load,
+    })
+}
+
+/// Writes the runs' records (one object per run) for `benches/charts.py`.
+fn write_json(path: &str, records: &[serde_json::Value]) -> Result<(), String> {
+    let text = serde_json::to_string_pretty(records).map_err(|e| e.to_string())?;
+    std::fs::write(path, text).map_err(|e| format!("writing {path}: {e}"))
 }
 
 fn median(mut xs: Vec<f64>) -> f64 {
@@ -427,9 +497,11 @@ fn median_result(runs: &[RunResult]) -> RunResult {
         calls_per_s: m(|r| r.calls_per_s),
         p50_us: m(|r| r.p50_us),
         p99_us: m(|r| r.p99_us),
+        p999_us: m(|r| r.p999_us),
         cpu_us_per_call: m(|r| r.cpu_us_per_call),
         peak_rss_kib: m(|r| r.peak_rss_kib),
         startup_ms: m(|r| r.startup_ms),
+        load: m(|r| r.load),
         rejected: m(|r| r.rejected),
         mean_response_bytes: m(|r| r.mean_response_bytes),
     }
@@ -445,6 +517,7 @@ struct Args {
     windows: Vec<usize>,
     workloads: Vec<Workload>,
     raw: Option<String>,
+    json: Option<String>,
 }
 
 fn parse_args() -> Result<Args, String> {
@@ -460,6 +533,7 @@ fn parse_args() -> Result<Args, String> {
         windows: vec![1, 32],
         workloads: vec![Workload::Valid, Workload::Invalid, Workload::List],
         raw: None,
+        json: None,
     };
     while let Some(flag) = it.next() {
         let mut value = || it.next().ok_or(format!("{flag} needs a value"));
@@ -486,6 +560,7 @@ fn parse_args() -> Result<Args, String> {
                     .collect::<Result<_, _>>()?
             }
             "--raw" => args.raw = Some(value()?),
+            "--json" => args.json = Some(value()?),
             other => return Err(format!("unknown option {other}")),
         }
     }
@@ -521,6 +596,7 @@ fn suite(args: &Args) -> Result<(), String> {
     let mut raw = String::from(
         "workload\twindow\tserver\trepeat\tcalls_per_s\tp50_us\tp99_us\tcpu_us_per_call\tpeak_rss_kib\tstartup_ms\trejected\tbytes\n",
     );
+    let mut json = Vec::new();
     let mut order: Vec<String> = args.servers.iter().map(|s| s.name.clone()).collect();
     if args.floor.is_some() {
         order.push("floor".into());
@@ -565,6 +641,14 @@ fn suite(args: &Args) -> Result<(), String> {
                         r.rejected,
                         r.mean_response_bytes
                     ));
+                    json.push(record(
+                        "stdio",
+                        workload.name(),
+                        window,
+                        &spec.name,
+                        rep,
+                        &r,
+                    ));
                     results
                         .entry((workload, window, spec.name.clone()))
                         .or_default()
@@ -575,6 +659,9 @@ fn suite(args: &Args) -> Result<(), String> {
     }
     if let Some(path) = &args.raw {
         std::fs::write(path, &raw).map_err(|e| format!("writing {path}: {e}"))?;
+    }
+    if let Some(path) = &args.json {
+        write_json(path, &json)?;
     }
 
     let medians: BTreeMap<(Workload, usize, String), RunResult> = results
@@ -598,7 +685,12 @@ fn suite(args: &Args) -> Result<(), String> {
 
     // Ratios against the targets: ours against the better rmcp transport and the floor.
     let get = |w: Workload, win: usize, name: &str| medians.get(&(w, win, name.to_owned()));
-    let others: Vec<&str> = args.servers[1..].iter().map(|s| s.name.as_str()).collect();
+    // Variants of ours (`ours-...`, such as a build with a cache) are not "others".
+    let others: Vec<&str> = args.servers[1..]
+        .iter()
+        .map(|s| s.name.as_str())
+        .filter(|n| !n.starts_with(&format!("{ours}-")))
+        .collect();
     if others.is_empty() {
         return Ok(());
     }
@@ -664,6 +756,13 @@ fn suite(args: &Args) -> Result<(), String> {
 }
 
 fn main() {
+    if std::env::args().nth(1).as_deref() == Some("http") {
+        if let Err(e) = http::main(std::env::args().skip(2)) {
+            eprintln!("driver: {e}");
+            std::process::exit(1);
+        }
+        return;
+    }
     let result = parse_args().and_then(|args| match args.mode.as_str() {
         "suite" => suite(&args),
         "run" => {

@@ -9,8 +9,17 @@
 //! `rmcp-tasks` serves over `rmcp::transport::stdio()` (tokio's stdin/stdout, blocking pool);
 //! `rmcp-tasks pipes` over `rmcp::transport::stdio_pipes()` (non-blocking pipes on the reactor).
 //! Add `single` to either for a current-thread runtime instead of the multi-threaded one.
+//!
+//! `rmcp-tasks http [json] [progress] [ADDR]` serves Streamable HTTP at `http://ADDR/mcp` (default
+//! `127.0.0.1:0`, any free port; the address is printed on stderr as `listening on ...`) with
+//! rmcp's `StreamableHttpService` in axum, on the multi-threaded runtime. Without `json` it runs
+//! rmcp's defaults: `legacy_session_mode` (a session per `initialize` for the handshake-era
+//! versions; 2026-07-28 requests are served statelessly all the same) and SSE responses. With
+//! `json`: `legacy_session_mode: false, json_response: true`, its stateless JSON-response mode.
+//! Every session (and every stateless request) shares one task store, as ours does. With
+//! `progress` it serves the SSE workload's one tool, `step`, instead of the tasks.
 
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 use rmcp::handler::server::wrapper::{Json, Parameters};
 use rmcp::{ServerHandler, ServiceExt, schemars, tool, tool_handler, tool_router};
@@ -76,8 +85,9 @@ pub struct CompleteTaskArgs {
     pub task_id: String,
 }
 
+#[derive(Clone)]
 pub struct Tasks {
-    tasks: Mutex<Vec<Task>>,
+    tasks: Arc<Mutex<Vec<Task>>>,
 }
 
 impl Tasks {
@@ -89,7 +99,7 @@ impl Tasks {
             status,
         };
         Tasks {
-            tasks: Mutex::new(vec![
+            tasks: Arc::new(Mutex::new(vec![
                 task(
                     "T-1",
                     "Write the release notes",
@@ -103,7 +113,7 @@ impl Tasks {
                     Status::Done,
                 ),
                 task("T-3", "Update the API docs", Priority::Low, Status::Open),
-            ]),
+            ])),
         }
     }
 }
@@ -169,6 +179,61 @@ impl Tasks {
     }
 }
 
+/// The SSE workload's tool (`rmcp-tasks http progress`): `step` reports progress once and
+/// answers, so that the answer is an event stream; the same tool as `benches/ours-progress`.
+#[derive(Clone)]
+pub struct Progress;
+
+#[tool_handler(name = "progress", version = "1.0.0")]
+impl ServerHandler for Progress {}
+
+#[tool_router]
+impl Progress {
+    /// Report progress once (1 of 1), then answer.
+    #[tool]
+    async fn step(
+        &self,
+        meta: rmcp::model::RequestMetaObject,
+        client: rmcp::Peer<rmcp::RoleServer>,
+    ) -> String {
+        if let Some(token) = meta.get_progress_token() {
+            let progress = rmcp::model::ProgressNotificationParam::new(token, 1.0).with_total(1.0);
+            let _ = client.notify_progress(progress).await;
+        }
+        "done".into()
+    }
+}
+
+/// Streamable HTTP in axum: the stateful default, or (`json`) stateless with JSON responses.
+async fn serve_http(args: &[String]) -> Result<(), Box<dyn std::error::Error>> {
+    use rmcp::transport::streamable_http_server::{
+        StreamableHttpServerConfig, StreamableHttpService, session::local::LocalSessionManager,
+    };
+    let json = args.iter().any(|a| a == "json");
+    let addr = args
+        .iter()
+        .find(|a| a.contains(':'))
+        .map_or("127.0.0.1:0", String::as_str);
+    let mut config = StreamableHttpServerConfig::default();
+    if json {
+        config.legacy_session_mode = false;
+        config.json_response = true;
+    }
+    let sessions = std::sync::Arc::new(LocalSessionManager::default());
+    let app = if args.iter().any(|a| a == "progress") {
+        let service = StreamableHttpService::new(|| Ok(Progress), sessions, config);
+        axum::Router::new().nest_service("/mcp", service)
+    } else {
+        let tasks = Tasks::new();
+        let service = StreamableHttpService::new(move || Ok(tasks.clone()), sessions, config);
+        axum::Router::new().nest_service("/mcp", service)
+    };
+    let listener = tokio::net::TcpListener::bind(addr).await?;
+    eprintln!("listening on http://{}/mcp", listener.local_addr()?);
+    axum::serve(listener, app).await?;
+    Ok(())
+}
+
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let pipes = args.iter().any(|a| a == "pipes");
@@ -184,6 +249,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             .build()?
     };
     runtime.block_on(async {
+        if args.iter().any(|a| a == "http") {
+            return serve_http(&args).await;
+        }
         let service = if pipes {
             Tasks::new().serve(rmcp::transport::stdio_pipes()).await?
         } else {

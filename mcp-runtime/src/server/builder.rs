@@ -2,7 +2,7 @@
 //! [`ServerBuilder::build`].
 
 use std::fmt;
-use std::sync::{Arc, OnceLock};
+use std::sync::Arc;
 use std::time::Duration;
 
 use serde_json::{Value, json};
@@ -359,7 +359,6 @@ impl ServerBuilder {
                 call_slots,
                 capabilities,
                 tasks,
-                first_list_page: OnceLock::new(),
             }),
         })
     }

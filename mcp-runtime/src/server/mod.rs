@@ -40,7 +40,7 @@ use std::fmt;
 use std::future::Future;
 use std::pin::Pin;
 use std::sync::atomic::{AtomicBool, AtomicU64};
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use futures_util::FutureExt;
@@ -106,9 +106,6 @@ struct ServerInner {
     capabilities: Value,
     /// `None` when no tool can run as a task.
     tasks: Option<Arc<crate::task::run::Tasks>>,
-    /// The `result` of `tools/list` for the first page, encoded once (see
-    /// [`Server::encoded_list_response`]).
-    first_list_page: OnceLock<Box<[u8]>>,
 }
 
 /// The methods of prompts, resources and completion a server with `empty_prompts_and_resources` answers.

@@ -118,11 +118,6 @@ impl RequestSpan {
         self.record(outcome, error_id);
     }
 
-    /// Records a request answered without a [`ReplyBody`] (the encoded `tools/list` page).
-    pub(super) fn finish_ok(&self) {
-        self.record("ok", None);
-    }
-
     fn record(&self, outcome: &str, error_id: Option<&str>) {
         let span = &self.span;
         span.record("duration_ms", self.start.elapsed().as_secs_f64() * 1000.0);

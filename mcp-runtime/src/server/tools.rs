@@ -1,51 +1,10 @@
-//! `tools/list` (pages, cursors, the encoded first page) and `tools/call` (the caller's scope,
+//! `tools/list` (pages, cursors) and `tools/call` (the caller's scope,
 //! concurrency slots, timeouts, cancellation) on top of the tool table's call path.
 
 use super::scope::until_input_needed;
 use super::*;
 
 impl Server {
-    /// The whole response line to `req` when it is a handshake-era `tools/list` for the first
-    /// page: its `result` is the same for every caller, so it is encoded once and only the id is
-    /// written per call. `None` for anything else (a cursor, a `_meta`, no handshake yet, an id
-    /// already in flight), which takes [`Server::handle`] as usual.
-    pub(crate) fn encoded_list_response(
-        &self,
-        req: &Request,
-        conn: &Connection,
-    ) -> Option<Vec<u8>> {
-        if req.method != "tools/list" {
-            return None;
-        }
-        if let Some(params) = &req.params
-            && (params.contains_key("_meta") || params.get("cursor").is_some_and(|c| !c.is_null()))
-        {
-            return None;
-        }
-        if conn.lock_session().handshake.is_none()
-            || lock(&conn.inner.in_flight).contains_key(&req.id)
-        {
-            return None;
-        }
-        let result = self.inner.first_list_page.get_or_init(|| {
-            let page = self
-                .list_tools(req)
-                .unwrap_or_else(|_| json!({"tools": []}));
-            serde_json::to_vec(&page).unwrap_or_default().into()
-        });
-        if let Some(span) = super::span::RequestSpan::new(req, conn) {
-            span.finish_ok();
-        }
-        let id = serde_json::to_vec(&req.id).ok()?;
-        let mut line = Vec::with_capacity(result.len() + id.len() + 40);
-        line.extend_from_slice(br#"{"jsonrpc":"2.0","id":"#);
-        line.extend_from_slice(&id);
-        line.extend_from_slice(br#","result":"#);
-        line.extend_from_slice(result);
-        line.extend_from_slice(b"}\n");
-        Some(line)
-    }
-
     pub(super) fn list_tools(&self, req: &Request) -> Result<Value, ProtocolError> {
         let tools: Vec<&Value> = self.inner.tools.iter().map(|t| t.to_json()).collect();
         self.page(req, "tools", &tools)

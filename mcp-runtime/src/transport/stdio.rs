@@ -130,7 +130,6 @@ enum Outbound {
     Reply(Reply),
     /// The answers to a batch.
     Batch(BatchAnswer),
-    Encoded(Vec<u8>),
     /// A message already built as a value: the error response to a line that is not a message.
     Value(Value),
 }
@@ -138,7 +137,6 @@ enum Outbound {
 impl Outbound {
     fn encode_into(self, buf: &mut Vec<u8>) {
         match self {
-            Outbound::Encoded(line) => buf.extend_from_slice(&line),
             Outbound::Value(value) => encode_into(buf, &value),
             Outbound::Reply(reply) => encode_typed(buf, &reply),
             Outbound::Batch(answers) => encode_typed(buf, &answers),
@@ -263,8 +261,7 @@ impl Server {
         W: AsyncWrite + Unpin + Send,
     {
         let (conn, mut outgoing) = Connection::new();
-        // Responses to requests, still typed (or already encoded, see
-        // `Server::encoded_list_response`): the writer encodes them into its buffer. Messages
+        // Responses to requests, still typed: the writer encodes them into its buffer. Messages
         // the server originates (notifications, its own requests) arrive on `outgoing`.
         // Bounded: when the client stops reading, the writer stops, the queue fills, and the
         // reader waits for room before it reads the next request (backpressure). The bound is a
@@ -319,11 +316,6 @@ impl Server {
                     continue;
                 }
                 match Incoming::parse(&bytes) {
-                    Ok(Incoming::Request(req))
-                        if let Some(line) = self.encoded_list_response(&req, &conn) =>
-                    {
-                        replies_tx.send(Outbound::Encoded(line));
-                    }
                     Ok(message) => {
                         let mut response = self.handle(message, &conn);
                         match poll_once(&mut response) {
