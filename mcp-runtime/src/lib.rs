@@ -27,6 +27,7 @@
 //! |---|---|---|
 //! | `http` | yes | Streamable HTTP on axum: [`transport::http::router`], [`Server::serve_http`], a bearer-token layer |
 //! | `cli` | no | [`cli`]: a server binary's command line (clap): stdio or `--http ADDR`, `--help`, `--version`; `cli::run(server)` is a whole `main` |
+//! | `redis` | no | `transport::http::store::RedisSessionStore`: handshake-era sessions in Redis, so replicas behind a round-robin balancer serve one session (implies `http`) |
 //!
 //! # Example
 //!

@@ -7,6 +7,7 @@
 //! | `guard.rs` | the `Origin` and `Host` checks, media types, the body limit and timeout |
 //! | `listener.rs` | [`Server::serve_http_on`]'s accept loop: header timeout, connection cap |
 //! | `session.rs` | handshake-era sessions: open, find, cap, idle sweep, `GET` stream, `DELETE` |
+//! | `store/` | [`store::SessionStore`]: where sessions are kept (in memory; in Redis with `redis`) |
 //! | `stateless.rs` | the 2026-07-28 header rules and the status of a JSON-RPC error |
 //! | `dispatch.rs` | one message to the server; its answer as JSON or as an event stream |
 //! | `batch.rs` | a batch on a 2025-03-26 session: its answers as one JSON array |
@@ -74,6 +75,7 @@ mod options;
 mod session;
 mod sse;
 mod stateless;
+pub mod store;
 
 use std::io;
 use std::sync::Arc;
@@ -117,8 +119,8 @@ pub fn router(server: &Server, options: HttpOptions) -> Router {
             .max_body_bytes
             .unwrap_or(server.options().max_message_bytes),
         server: server.clone(),
+        sessions: Sessions::new(options.session_store.0.clone()),
         options,
-        sessions: Sessions::default(),
     });
     Router::new()
         .route(&path, axum::routing::any(handle))
@@ -255,8 +257,8 @@ async fn handle(State(endpoint): State<Arc<Endpoint>>, request: Request) -> Resp
     }
     let result = match parts.method {
         Method::POST => post(&endpoint, &parts.headers, body).await,
-        Method::GET => session::get(&endpoint, &parts.headers),
-        Method::DELETE => session::delete(&endpoint, &parts.headers),
+        Method::GET => session::get(&endpoint, &parts.headers).await,
+        Method::DELETE => session::delete(&endpoint, &parts.headers).await,
         _ => Err(Refusal::bare(StatusCode::METHOD_NOT_ALLOWED)),
     };
     let mut response = result.unwrap_or_else(IntoResponse::into_response);
@@ -297,7 +299,7 @@ async fn post(endpoint: &Endpoint, headers: &HeaderMap, body: Body) -> Result<Re
     if bytes.iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'[')
         && let Some(id) = session_id
     {
-        let session = find_session(endpoint, id)?;
+        let session = find_session(endpoint, id).await?;
         if endpoint.server.accepts_batches(&session.conn)
             && let Some(items) = batch_items(&bytes)
         {
@@ -334,7 +336,7 @@ async fn post(endpoint: &Endpoint, headers: &HeaderMap, body: Body) -> Result<Re
              protocol version with a `_meta` envelope",
         )),
         (Some(id), _) => {
-            let session = find_session(endpoint, id)?;
+            let session = find_session(endpoint, id).await?;
             // Only requests count: a notification (`notifications/cancelled` above all) or a
             // response to the server is never refused, as it is what lets calls finish.
             let slot = match &message {
@@ -347,7 +349,11 @@ async fn post(endpoint: &Endpoint, headers: &HeaderMap, body: Body) -> Result<Re
                 }
                 _ => None,
             };
-            Ok(dispatch(endpoint, &session.conn, message, Lifetime::Detached, slot).await)
+            let response =
+                dispatch(endpoint, &session.conn, message, Lifetime::Detached, slot).await;
+            let idle = endpoint.options.session_idle;
+            endpoint.sessions.persist(id, &session, idle).await;
+            Ok(response)
         }
     }
 }
