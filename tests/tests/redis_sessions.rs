@@ -1,12 +1,16 @@
 //! Handshake-era sessions shared by two replicas through Redis (`RedisSessionStore`, feature
 //! `redis`): a session opened on one replica is served by the other, a change made through one
 //! (the log level) is seen by the other, `DELETE` through one ends it on both, and Redis itself
-//! holds the record (and drops it at `DELETE` and when idle past the TTL). Needs Debian's
+//! holds the record (and drops it at `DELETE` and when idle past the TTL). A client message
+//! about a call on the other replica (an elicitation answer, `notifications/cancelled`) reaches
+//! it through the relay (Redis pub/sub), and the latency that adds is printed. Needs Debian's
 //! `redis-server`; skipped without it unless `MCP_INTEROP_REQUIRED` is set.
 
+use std::pin::Pin;
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
+use futures_util::{Stream, StreamExt};
 use mcp_runtime::transport::http::store::RedisSessionStore;
 use mcp_runtime::transport::http::{HttpOptions, router};
 use serde_json::{Value, json};
@@ -80,13 +84,18 @@ fn call(id: u64, name: &str) -> Value {
     request(id, "tools/call", json!({"name": name, "arguments": {}}))
 }
 
+/// Two replicas on `redis` (sessions idle for 10 minutes), and a session opened on the first.
+async fn two_replicas(redis: &Redis) -> (Served, Served, String) {
+    let a = replica(redis, Duration::from_secs(600)).await;
+    let b = replica(redis, Duration::from_secs(600)).await;
+    let session = open(&a).await;
+    (a, b, session)
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn two_replicas_serve_one_session_through_redis() {
     let Some(redis) = Redis::start() else { return };
-    let a = replica(&redis, Duration::from_secs(600)).await;
-    let b = replica(&redis, Duration::from_secs(600)).await;
-
-    let session = open(&a).await;
+    let (a, b, session) = two_replicas(&redis).await;
     let key = format!("mcp:session:{session}");
     assert_eq!(redis.keys("mcp:session:*"), [key.as_str()]);
     let ttl: u64 = redis.cli(&["PTTL", &key]).parse().unwrap();
@@ -200,4 +209,144 @@ async fn requests_fail_clearly_while_redis_is_down_and_recover_after() {
     let fresh = open(&a).await;
     let (status, _, _) = post(&a, Some(&fresh), request(4, "tools/list", json!({}))).await;
     assert_eq!(status, 200);
+}
+
+/// A call's event stream, read one JSON-RPC message at a time.
+struct Events {
+    body: Pin<Box<dyn Stream<Item = reqwest::Result<Vec<u8>>> + Send>>,
+    buffer: String,
+}
+
+impl Events {
+    /// POSTs the request `body` in `session` and keeps its answer open.
+    async fn call(to: &Served, session: &str, body: Value) -> Events {
+        let response = reqwest::Client::new()
+            .post(&to.url)
+            .header("content-type", "application/json")
+            .header("accept", "application/json, text/event-stream")
+            .header("mcp-session-id", session)
+            .header("mcp-protocol-version", "2025-06-18")
+            .body(body.to_string())
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(response.status().as_u16(), 200);
+        let body = response.bytes_stream().map(|b| b.map(|b| b.to_vec()));
+        Events {
+            body: Box::pin(body),
+            buffer: String::new(),
+        }
+    }
+
+    async fn next(&mut self) -> Value {
+        loop {
+            if let Some(end) = self.buffer.find("\n\n") {
+                let event: String = self.buffer.drain(..end + 2).collect();
+                if let Some(data) = event.lines().find_map(|l| l.strip_prefix("data:")) {
+                    return serde_json::from_str(data.trim()).unwrap();
+                }
+                continue;
+            }
+            let chunk = tokio::time::timeout(test_support::HANG, self.body.next())
+                .await
+                .expect("the stream went quiet")
+                .expect("the stream ended")
+                .unwrap();
+            self.buffer.push_str(&String::from_utf8(chunk).unwrap());
+        }
+    }
+}
+
+/// Asks for a color on `caller`, answers on `answerer`; the tool's text, and how long the answer
+/// took from its POST to the call's result.
+async fn elicit(caller: &Served, answerer: &Served, session: &str, id: u64) -> (String, Duration) {
+    let mut events = Events::call(caller, session, call(id, "pick_color")).await;
+    let ask = events.next().await;
+    assert_eq!(ask["method"], "elicitation/create", "{ask}");
+    let answer = json!({"jsonrpc": "2.0", "id": ask["id"], "result": {
+        "action": "accept", "content": {"color": "green"}
+    }});
+    let sent = Instant::now();
+    let (status, _, _) = post(answerer, Some(session), answer).await;
+    assert_eq!(status, 202);
+    let result = events.next().await;
+    let took = sent.elapsed();
+    let text = result["result"]["content"][0]["text"].as_str().unwrap();
+    (text.to_owned(), took)
+}
+
+fn median(mut samples: Vec<Duration>) -> Duration {
+    samples.sort();
+    samples[samples.len() / 2]
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_elicitation_answer_and_a_cancellation_reach_the_call_on_another_replica() {
+    let Some(redis) = Redis::start() else { return };
+    let (a, b, session) = two_replicas(&redis).await;
+
+    // Answered on B while the call runs on A (and the other way round: B's ids are its own).
+    let (text, _) = elicit(&a, &b, &session, 1).await;
+    assert_eq!(text, "picked Green (sure: None)");
+    let (text, _) = elicit(&b, &a, &session, 2).await;
+    assert_eq!(text, "picked Green (sure: None)");
+
+    // Cancelled through B while it runs on A: the call ends there, its tool dropped.
+    let running = tokio::spawn({
+        let (url, session) = (a.url.clone(), session.clone());
+        async move {
+            reqwest::Client::new()
+                .post(url)
+                .header("content-type", "application/json")
+                .header("accept", "application/json, text/event-stream")
+                .header("mcp-session-id", session)
+                .body(
+                    request(
+                        3,
+                        "tools/call",
+                        json!({"name": "slow", "arguments": {"ms": 60_000}}),
+                    )
+                    .to_string(),
+                )
+                .send()
+                .await
+                .unwrap()
+                .status()
+                .as_u16()
+        }
+    });
+    let stats = async || post(&a, Some(&session), call(4, "stats")).await.2;
+    test_support::wait::until("the call to start", stats, |s| {
+        s[0]["result"]["structuredContent"]["running"] == 1
+    })
+    .await;
+    let cancel = json!({"jsonrpc": "2.0", "method": "notifications/cancelled",
+        "params": {"requestId": 3, "reason": "changed my mind"}});
+    assert_eq!(post(&b, Some(&session), cancel).await.0, 202);
+    let status = tokio::time::timeout(test_support::HANG, running).await;
+    assert_eq!(
+        status.unwrap().unwrap(),
+        202,
+        "the call ended without an answer"
+    );
+    let counts = stats().await;
+    let counts = &counts[0]["result"]["structuredContent"];
+    assert_eq!(
+        (&counts["running"], &counts["dropped"]),
+        (&json!(0), &json!(1))
+    );
+
+    // What relaying costs: the same answer, given to the replica running the call or the other.
+    let rounds = 40;
+    let (mut here, mut relayed) = (Vec::new(), Vec::new());
+    for round in 0..rounds {
+        here.push(elicit(&a, &a, &session, 100 + 2 * round).await.1);
+        relayed.push(elicit(&a, &b, &session, 101 + 2 * round).await.1);
+    }
+    let (here, relayed) = (median(here), median(relayed));
+    eprintln!(
+        "elicitation answer to result, median of {rounds}: {here:?} on the calling replica, \
+         {relayed:?} through the other one (relay adds {:?})",
+        relayed.saturating_sub(here)
+    );
 }

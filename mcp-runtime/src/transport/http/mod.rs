@@ -7,6 +7,7 @@
 //! | `guard.rs` | the `Origin` and `Host` checks, media types, the body limit and timeout |
 //! | `listener.rs` | [`Server::serve_http_on`]'s accept loop: header timeout, connection cap |
 //! | `session.rs` | handshake-era sessions: open, find, cap, idle sweep, `GET` stream, `DELETE` |
+//! | `relay.rs` | a client message about a call on another replica, handed on through the store's relay |
 //! | `store/` | [`store::SessionStore`]: where sessions are kept (in memory; in Redis with `redis`) |
 //! | `stateless.rs` | the 2026-07-28 header rules and the status of a JSON-RPC error |
 //! | `dispatch.rs` | one message to the server; its answer as JSON or as an event stream |
@@ -72,6 +73,7 @@ mod dispatch;
 mod guard;
 mod listener;
 mod options;
+mod relay;
 mod session;
 mod sse;
 mod stateless;
@@ -349,10 +351,16 @@ async fn post(endpoint: &Endpoint, headers: &HeaderMap, body: Body) -> Result<Re
                 }
                 _ => None,
             };
+            let sessions = &endpoint.sessions;
+            let elsewhere = sessions.relays() && relay::elsewhere(&session.conn, &message);
             let response =
                 dispatch(endpoint, &session.conn, message, Lifetime::Detached, slot).await;
-            let idle = endpoint.options.session_idle;
-            endpoint.sessions.persist(id, &session, idle).await;
+            if elsewhere {
+                sessions.hand_on(id, &bytes).await?;
+            }
+            sessions
+                .persist(id, &session, endpoint.options.session_idle)
+                .await;
             Ok(response)
         }
     }

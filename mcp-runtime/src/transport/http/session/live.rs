@@ -50,6 +50,8 @@ impl Session {
             state.log_level = record.log_level;
             state.session_id = Some(id.into());
         }
+        // Apart from the ids of the replica that opened it (which counts from 1), below 2^53.
+        conn.number_requests_from((super::random_u64() >> 12) | 1 << 32);
         Session::new(conn, outgoing, record)
     }
 

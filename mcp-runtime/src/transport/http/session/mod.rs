@@ -31,9 +31,10 @@ use serde_json::Value;
 use tokio::sync::mpsc;
 
 use super::guard::check_get_media;
+use super::relay;
 use super::sse::sse;
 use super::stateless::is_stateless_version;
-use super::store::{SessionRecord, SessionStore, StoreError};
+use super::store::{Relay, SessionRecord, SessionStore, StoreError};
 use super::{
     Endpoint, HttpOptions, PROTOCOL_VERSION, Refusal, SERVER_BUSY, SESSION_ID, header_str,
     json_response,
@@ -41,6 +42,7 @@ use super::{
 use crate::context::connection::{Connection, lock};
 use crate::error::codes;
 use crate::protocol::Incoming;
+use crate::server::Server;
 use live::record_of;
 pub(super) use live::{InFlight, Session};
 use table::Table;
@@ -50,16 +52,61 @@ pub(super) struct Sessions {
     table: Arc<Mutex<Table>>,
     store: Arc<dyn SessionStore>,
     sweeper: Once,
+    /// The store's relay to the other replicas, if it has one, and this replica's number on it.
+    relay: Option<Arc<dyn Relay>>,
+    replica: u64,
+    listener: Once,
 }
 
 impl Sessions {
     pub(super) fn new(store: Arc<dyn SessionStore>) -> Self {
         Sessions {
             table: Arc::new(Mutex::new(Table::new(store.clone()))),
+            relay: store.relay(),
+            replica: random_u64(),
             store,
             sweeper: Once::new(),
+            listener: Once::new(),
         }
     }
+
+    /// True when other replicas may serve this replica's sessions.
+    pub(super) fn relays(&self) -> bool {
+        self.relay.is_some()
+    }
+
+    /// Hands the client's message `text` for the session `id` to the other replicas.
+    pub(super) async fn hand_on(&self, id: &str, text: &[u8]) -> Result<(), Refusal> {
+        let Some(relay) = &self.relay else {
+            return Ok(());
+        };
+        relay::hand_on(&**relay, self.replica, id, text)
+            .await
+            .map_err(store_failed)
+    }
+
+    /// Starts, once, the task that takes the other replicas' relayed messages (with a relay).
+    fn start_listener(&self, server: &Server) {
+        let Some(relay) = self.relay.clone() else {
+            return;
+        };
+        self.listener.call_once(|| {
+            let table = Arc::downgrade(&self.table);
+            let find = move |id: &str| {
+                let table = table.upgrade()?;
+                let conn = lock(&table).get(id).map(|s| s.conn.clone());
+                Some(conn)
+            };
+            relay::listen(relay, self.replica, server.clone(), find);
+        });
+    }
+}
+
+/// 64 bits from the operating system's CSPRNG.
+pub(super) fn random_u64() -> u64 {
+    let mut bytes = [0u8; 8];
+    getrandom::fill(&mut bytes).expect("the operating system's random source");
+    u64::from_le_bytes(bytes)
 }
 
 impl Sessions {
@@ -119,7 +166,7 @@ pub(super) async fn find_session(endpoint: &Endpoint, id: &str) -> Result<Arc<Se
             session.conn.close();
             Err(no_session())
         }
-        (None, Some(record)) => sessions.adopt(id, record, options).await,
+        (None, Some(record)) => sessions.adopt(id, record, &endpoint.server, options).await,
         (None, None) => Err(no_session()),
     }
 }
@@ -130,6 +177,7 @@ impl Sessions {
         &self,
         id: &str,
         record: Arc<SessionRecord>,
+        server: &Server,
         options: &HttpOptions,
     ) -> Result<Arc<Session>, Refusal> {
         let session = Session::from_record(id, record);
@@ -151,6 +199,7 @@ impl Sessions {
             }
         };
         self.start_sweeper(options.session_idle);
+        self.start_listener(server);
         keep_alive(&*self.store, busy, options.session_idle).await;
         served
     }
@@ -240,6 +289,7 @@ pub(super) async fn initialize(
         return Err(store_failed(e).with_id_of(&response));
     }
     sessions.start_sweeper(options.session_idle);
+    sessions.start_listener(&endpoint.server);
     tracing::info!(session = %id, "session opened");
     let mut response = json_response(StatusCode::OK, &response);
     response.headers_mut().insert(

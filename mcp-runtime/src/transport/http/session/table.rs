@@ -70,6 +70,11 @@ impl Table {
         Some(entry.session.clone())
     }
 
+    /// The session named `id`, its use not recorded.
+    pub(super) fn get(&self, id: &str) -> Option<Arc<Session>> {
+        self.by_id.get(id).map(|e| e.session.clone())
+    }
+
     pub(super) fn remove(&mut self, id: &str) -> Option<Arc<Session>> {
         let entry = self.by_id.remove(id)?;
         self.by_use.remove(&entry.use_seq);

@@ -7,7 +7,8 @@
 //! |---|---|
 //! | `mod.rs` | the trait, the record and its JSON form, [`StoreError`] |
 //! | `memory.rs` | [`MemorySessionStore`], the default: records in this process |
-//! | `redis.rs` | [`RedisSessionStore`] (feature `redis`): records in Redis, with their idle TTL |
+//! | `redis.rs` | [`RedisSessionStore`] (feature `redis`): records in Redis, with their idle TTL, and its pub/sub [`Relay`] |
+//! | `relay.rs` | [`Relay`]: client messages handed from the replica that received them to the one serving their call |
 //!
 //! A replica keeps the sessions it serves live in its own table (their connection: calls in
 //! flight, requests to the client, the `GET` stream); the store keeps what any replica needs to
@@ -19,6 +20,7 @@
 mod memory;
 #[cfg(feature = "redis")]
 mod redis;
+mod relay;
 
 use std::collections::BTreeSet;
 use std::fmt;
@@ -32,6 +34,7 @@ use serde_json::{Map, Value, json};
 pub use memory::MemorySessionStore;
 #[cfg(feature = "redis")]
 pub use redis::{RedisOptions, RedisSessionStore};
+pub use relay::{Relay, Relayed, now_us};
 
 use crate::protocol::{ClientCapabilities, HANDSHAKE_VERSIONS, Implementation, LogLevel};
 
@@ -80,6 +83,12 @@ pub trait SessionStore: Send + Sync + 'static {
     ///
     /// [`HttpOptions::max_sessions`]: super::HttpOptions::max_sessions
     fn released(&self, id: &str);
+
+    /// How this store's replicas hand each other messages; `None` (the default) for a store of
+    /// one process, whose sessions no other replica serves.
+    fn relay(&self) -> Option<Arc<dyn Relay>> {
+        None
+    }
 }
 
 /// What any replica needs to serve a session's next request.

@@ -12,13 +12,20 @@
 //! multiplexed connection shared by every request, cheap to clone, reconnecting by itself after
 //! Redis restarts. `fred` brings its own pool, reconnection policy and a larger dependency tree
 //! for features (cluster routing, client tracking) a session table does not use.
+//!
+//! The [`Relay`] between replicas is Redis pub/sub on one channel, `{prefix}:relay`: every
+//! replica subscribes (one dedicated connection each, reconnected after a loss) and keeps what
+//! concerns the sessions it serves. Relayed messages are rare (answers to the server's own
+//! requests, cancellations), so one channel costs less than a subscription per session.
 
 use std::sync::Arc;
 use std::time::Duration;
 
+use futures_util::StreamExt;
 use redis::aio::{ConnectionManager, ConnectionManagerConfig};
+use tokio::sync::mpsc;
 
-use super::{SessionRecord, SessionStore, StoreError, StoreFuture};
+use super::{Relay, Relayed, SessionRecord, SessionStore, StoreError, StoreFuture};
 
 /// How [`RedisSessionStore`] reaches Redis.
 #[derive(Debug, Clone)]
@@ -56,6 +63,7 @@ impl RedisOptions {
 /// Sessions in Redis: every replica that uses the same Redis and prefix serves every session.
 #[derive(Clone)]
 pub struct RedisSessionStore {
+    client: redis::Client,
     conn: ConnectionManager,
     prefix: Arc<str>,
 }
@@ -74,10 +82,11 @@ impl RedisSessionStore {
             .set_response_timeout(Some(options.response_timeout))
             .set_connection_timeout(Some(options.connection_timeout))
             .set_number_of_retries(2);
-        let conn = ConnectionManager::new_with_config(client, config)
+        let conn = ConnectionManager::new_with_config(client.clone(), config)
             .await
             .map_err(|e| StoreError::with_source(format!("cannot reach Redis at `{url}`"), e))?;
         Ok(RedisSessionStore {
+            client,
             conn,
             prefix: options.prefix.into(),
         })
@@ -170,4 +179,59 @@ impl SessionStore for RedisSessionStore {
 
     /// Nothing: the other replicas may still serve the session, and Redis ends it when idle.
     fn released(&self, _id: &str) {}
+
+    fn relay(&self) -> Option<Arc<dyn Relay>> {
+        Some(Arc::new(self.clone()))
+    }
+}
+
+impl RedisSessionStore {
+    /// The pub/sub channel of the relay.
+    fn channel(&self) -> String {
+        format!("{}:relay", self.prefix)
+    }
+}
+
+/// How long the relay's listener waits before subscribing again after losing Redis.
+const RESUBSCRIBE_AFTER: Duration = Duration::from_millis(250);
+
+impl Relay for RedisSessionStore {
+    fn publish<'a>(&'a self, message: &'a Relayed) -> StoreFuture<'a, ()> {
+        Box::pin(async move {
+            let mut cmd = redis::cmd("PUBLISH");
+            cmd.arg(self.channel()).arg(message.encode());
+            self.query::<()>(&cmd).await
+        })
+    }
+
+    fn listen(&self) -> mpsc::UnboundedReceiver<Relayed> {
+        let (tx, rx) = mpsc::unbounded_channel();
+        let (client, channel) = (self.client.clone(), self.channel());
+        tokio::spawn(async move {
+            while !tx.is_closed() {
+                match client.get_async_pubsub().await {
+                    Ok(mut pubsub) => match pubsub.subscribe(&channel).await {
+                        Ok(()) => {
+                            let mut messages = pubsub.into_on_message();
+                            while let Some(message) = messages.next().await {
+                                match Relayed::decode(message.get_payload_bytes()) {
+                                    Ok(relayed) => {
+                                        if tx.send(relayed).is_err() {
+                                            return;
+                                        }
+                                    }
+                                    Err(e) => tracing::warn!(error = %e, "relay"),
+                                }
+                            }
+                            tracing::warn!("the relay lost Redis; subscribing again");
+                        }
+                        Err(e) => tracing::warn!(error = %e, "the relay could not subscribe"),
+                    },
+                    Err(e) => tracing::warn!(error = %e, "the relay cannot reach Redis"),
+                }
+                tokio::time::sleep(RESUBSCRIBE_AFTER).await;
+            }
+        });
+        rx
+    }
 }
