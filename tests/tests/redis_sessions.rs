@@ -350,3 +350,58 @@ async fn an_elicitation_answer_and_a_cancellation_reach_the_call_on_another_repl
         relayed.saturating_sub(here)
     );
 }
+
+/// How long one `tools/call` of `add` takes in `session` on `to`, over `http`'s kept-alive
+/// connection.
+async fn timed_call(http: &reqwest::Client, to: &Served, session: &str, id: u64) -> Duration {
+    let body = request(
+        id,
+        "tools/call",
+        json!({"name": "add", "arguments": {"a": 1, "b": 2}}),
+    );
+    let started = Instant::now();
+    let response = http
+        .post(&to.url)
+        .header("content-type", "application/json")
+        .header("accept", "application/json, text/event-stream")
+        .header("mcp-session-id", session)
+        .body(body.to_string())
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status().as_u16(), 200);
+    let answer: Value = serde_json::from_str(&response.text().await.unwrap()).unwrap();
+    let took = started.elapsed();
+    assert_eq!(
+        answer["result"]["structuredContent"]["result"], 3,
+        "{answer}"
+    );
+    took
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn what_a_call_costs_with_sessions_in_memory_and_in_redis() {
+    let Some(redis) = Redis::start() else { return };
+    let server = integration_tests::kit::builder().build().unwrap();
+    let in_memory = serve_app(router(&server, HttpOptions::default())).await;
+    let on_redis = replica(&redis, Duration::from_secs(600)).await;
+    let (memory_session, redis_session) = (open(&in_memory).await, open(&on_redis).await);
+    let http = reqwest::Client::new();
+    let (rounds, warm_up) = (400, 50);
+    let (mut memory, mut shared) = (Vec::new(), Vec::new());
+    // Interleaved, so that whatever else the machine does weighs on both alike.
+    for id in 0..warm_up + rounds {
+        let m = timed_call(&http, &in_memory, &memory_session, id).await;
+        let r = timed_call(&http, &on_redis, &redis_session, id).await;
+        if id >= warm_up {
+            memory.push(m);
+            shared.push(r);
+        }
+    }
+    let (memory, shared) = (median(memory), median(shared));
+    eprintln!(
+        "a session's tools/call over HTTP, median of {rounds}: {memory:?} with the memory store, \
+         {shared:?} with the Redis store (+{:?})",
+        shared.saturating_sub(memory)
+    );
+}
