@@ -115,18 +115,15 @@ pub const SERVER_BUSY: i64 = -32000;
 
 /// The endpoint for `server`, as an axum [`Router`] to serve alone or merge into an application.
 pub fn router(server: &Server, options: HttpOptions) -> Router {
-    let path = options.path.clone();
-    let state = Arc::new(Endpoint {
-        max_body: options
-            .max_body_bytes
-            .unwrap_or(server.options().max_message_bytes),
-        server: server.clone(),
-        sessions: Sessions::new(options.session_store.0.clone()),
-        options,
-    });
+    serve_endpoint(Arc::new(Endpoint::new(server, options)))
+}
+
+/// The router of `endpoint`.
+fn serve_endpoint(endpoint: Arc<Endpoint>) -> Router {
+    let path = endpoint.options.path.clone();
     Router::new()
         .route(&path, axum::routing::any(handle))
-        .with_state(state)
+        .with_state(endpoint)
 }
 
 impl Server {
@@ -163,6 +160,19 @@ struct Endpoint {
     options: HttpOptions,
     max_body: usize,
     sessions: Sessions,
+}
+
+impl Endpoint {
+    fn new(server: &Server, options: HttpOptions) -> Self {
+        Endpoint {
+            max_body: options
+                .max_body_bytes
+                .unwrap_or(server.options().max_message_bytes),
+            server: server.clone(),
+            sessions: Sessions::new(options.session_store.0.clone()),
+            options,
+        }
+    }
 }
 
 /// An HTTP-level refusal: a status, and a JSON-RPC error body when there is something to say.

@@ -1,11 +1,12 @@
 //! One session as this replica serves it: its connection, its `GET` stream's receiver, its
 //! requests in flight, and the record the store last had.
 
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
 use serde_json::Value;
 use tokio::sync::mpsc;
+use tokio_util::sync::CancellationToken;
 
 use crate::context::connection::{Connection, Handshake, Peer, lock};
 use crate::transport::http::store::{SessionRecord, now_ms};
@@ -13,11 +14,16 @@ use crate::transport::http::store::{SessionRecord, now_ms};
 /// A handshake-era session: its connection, and the server-to-client stream a `GET` takes.
 pub(in crate::transport::http) struct Session {
     pub(in crate::transport::http) conn: Connection,
-    pub(super) outgoing: Mutex<Option<mpsc::UnboundedReceiver<Value>>>,
+    pub(in crate::transport::http) outgoing: Mutex<Option<mpsc::UnboundedReceiver<Value>>>,
     /// Requests of this session whose calls have not answered yet.
     requests: AtomicUsize,
     /// The record as the store last had it.
     record: Mutex<Arc<SessionRecord>>,
+    /// True while this replica holds the session's `GET` stream.
+    pub(in crate::transport::http) streaming: AtomicBool,
+    /// Stops the task that publishes this replica's messages for the client to the replica
+    /// holding the `GET` stream (see `relay.rs`), while it runs.
+    pub(in crate::transport::http) forwarder: Mutex<Option<CancellationToken>>,
 }
 
 impl Session {
@@ -31,6 +37,8 @@ impl Session {
             outgoing: Mutex::new(Some(outgoing)),
             requests: AtomicUsize::new(0),
             record: Mutex::new(record),
+            streaming: AtomicBool::new(false),
+            forwarder: Mutex::new(None),
         })
     }
 

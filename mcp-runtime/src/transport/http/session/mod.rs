@@ -20,6 +20,7 @@ mod live;
 mod table;
 
 use std::pin::Pin;
+use std::sync::atomic::Ordering;
 use std::sync::{Arc, Mutex, Once};
 use std::task::{Context as TaskContext, Poll};
 use std::time::Duration;
@@ -34,7 +35,7 @@ use super::guard::check_get_media;
 use super::relay;
 use super::sse::sse;
 use super::stateless::is_stateless_version;
-use super::store::{Relay, SessionRecord, SessionStore, StoreError};
+use super::store::{Relay, RelayKind, SessionRecord, SessionStore, StoreError};
 use super::{
     Endpoint, HttpOptions, PROTOCOL_VERSION, Refusal, SERVER_BUSY, SESSION_ID, header_str,
     json_response,
@@ -70,6 +71,12 @@ impl Sessions {
         }
     }
 
+    /// The session `id` as this replica holds it, if it does.
+    #[cfg(test)]
+    pub(super) fn live(&self, id: &str) -> Option<Arc<Session>> {
+        lock(&self.table).get(id)
+    }
+
     /// True when other replicas may serve this replica's sessions.
     pub(super) fn relays(&self) -> bool {
         self.relay.is_some()
@@ -80,7 +87,8 @@ impl Sessions {
         let Some(relay) = &self.relay else {
             return Ok(());
         };
-        relay::hand_on(&**relay, self.replica, id, text)
+        let message = String::from_utf8_lossy(text).into_owned();
+        relay::publish(&**relay, self.replica, RelayKind::FromClient, id, message)
             .await
             .map_err(store_failed)
     }
@@ -94,8 +102,8 @@ impl Sessions {
             let table = Arc::downgrade(&self.table);
             let find = move |id: &str| {
                 let table = table.upgrade()?;
-                let conn = lock(&table).get(id).map(|s| s.conn.clone());
-                Some(conn)
+                let session = lock(&table).get(id);
+                Some(session)
             };
             relay::listen(relay, self.replica, server.clone(), find);
         });
@@ -318,9 +326,21 @@ pub(super) async fn get(endpoint: &Endpoint, headers: &HeaderMap) -> Result<Resp
             "Conflict: this session already has a stream open",
         ));
     };
+    session.streaming.store(true, Ordering::SeqCst);
+    let sessions = &endpoint.sessions;
+    let id = header_str(headers, SESSION_ID).unwrap_or_default();
+    let announce = sessions.relay.clone().map(|relay| Announce {
+        relay,
+        replica: sessions.replica,
+        session: id.to_owned(),
+    });
+    if let Some(announce) = &announce {
+        announce.send(RelayKind::StreamOpened).await;
+    }
     let stream = SessionStream {
         session: session.clone(),
         outgoing: Some(outgoing),
+        announce,
     };
     Ok(sse(stream, endpoint.options.keep_alive))
 }
@@ -363,6 +383,30 @@ async fn session_of(endpoint: &Endpoint, headers: &HeaderMap) -> Result<Arc<Sess
 struct SessionStream {
     session: Arc<Session>,
     outgoing: Option<mpsc::UnboundedReceiver<Value>>,
+    /// With a relay: tells the other replicas when the stream closes.
+    announce: Option<Announce>,
+}
+
+/// Tells the other replicas that this one opened or closed a session's stream.
+struct Announce {
+    relay: Arc<dyn Relay>,
+    replica: u64,
+    session: String,
+}
+
+impl Announce {
+    async fn send(&self, kind: RelayKind) {
+        let sent = relay::publish(
+            &*self.relay,
+            self.replica,
+            kind,
+            &self.session,
+            String::new(),
+        );
+        if let Err(e) = sent.await {
+            tracing::warn!(session = %self.session, error = %e, "could not announce the stream");
+        }
+    }
 }
 
 impl Stream for SessionStream {
@@ -378,10 +422,16 @@ impl Stream for SessionStream {
 
 impl Drop for SessionStream {
     fn drop(&mut self) {
+        self.session.streaming.store(false, Ordering::SeqCst);
         if let Some(rx) = self.outgoing.take()
             && !self.session.conn.is_closed()
         {
             *lock(&self.session.outgoing) = Some(rx);
+        }
+        if let Some(announce) = self.announce.take()
+            && let Ok(runtime) = tokio::runtime::Handle::try_current()
+        {
+            runtime.spawn(async move { announce.send(RelayKind::StreamClosed).await });
         }
     }
 }

@@ -34,7 +34,7 @@ use serde_json::{Map, Value, json};
 pub use memory::MemorySessionStore;
 #[cfg(feature = "redis")]
 pub use redis::{RedisOptions, RedisSessionStore};
-pub use relay::{Relay, Relayed, now_us};
+pub use relay::{Relay, RelayKind, Relayed, now_us};
 
 use crate::protocol::{ClientCapabilities, HANDSHAKE_VERSIONS, Implementation, LogLevel};
 
