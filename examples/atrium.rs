@@ -2,11 +2,10 @@
 //! elicitation when the room is ambiguous), cancel_booking (idempotent; a malformed id is a
 //! protocol error).
 //!
-//! Run over stdio: `cargo run -p examples --bin atrium`.
+//! Run over stdio: `cargo run -p examples --bin atrium`. With `--http ADDR --redis URL` (feature
+//! `redis`) its sessions and its bookings are in Redis, so several replicas serve as one atrium.
 
-use std::collections::BTreeSet;
-use std::sync::Mutex;
-
+use examples::atrium::{Booking, BookingStore, MemoryBookings, StoreDown};
 use examples::py_repr;
 use mcp_runtime::ElicitError;
 use mcp_runtime::prelude::*;
@@ -50,51 +49,24 @@ pub struct Slot {
     pub end: String,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
-pub struct Booking {
-    pub id: String,
-    pub room_id: String,
-    pub room: String,
-    pub day: String,
-    pub hour: i64,
-}
-
 /// The answer the user gives when asked which room they meant.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct RoomChoice {
     pub room_id: String,
 }
 
-/// The bookings, in the order they were made, and the next id (ids are never reused).
-pub struct Bookings {
-    inner: Mutex<(Vec<Booking>, u64)>,
-}
+/// The bookings, wherever they are kept.
+pub struct Bookings(Box<dyn BookingStore>);
 
 impl Default for Bookings {
     fn default() -> Self {
-        let first = Booking {
-            id: "bk_1".into(),
-            room_id: "studio-b".into(),
-            room: "Studio B".into(),
-            day: "2026-09-17".into(),
-            hour: 9,
-        };
-        Bookings {
-            inner: Mutex::new((vec![first], 2)),
-        }
+        Bookings(Box::new(MemoryBookings::default()))
     }
 }
 
-impl Bookings {
-    fn taken_hours(&self, room_id: &str, day: &str) -> BTreeSet<i64> {
-        let inner = self.inner.lock().unwrap();
-        inner
-            .0
-            .iter()
-            .filter(|b| b.room_id == room_id && b.day == day)
-            .map(|b| b.hour)
-            .collect()
-    }
+/// A call that needed the booking store while it was down.
+fn unavailable(e: StoreDown) -> ToolError {
+    ToolError::new(format!("{e}; try again shortly."))
 }
 
 fn room_list() -> String {
@@ -142,7 +114,7 @@ fn match_rooms(hint: &str) -> Vec<&'static Room> {
 
 /// Free slots in a room on a given day. Call this before booking anything.
 #[tool(title = "Find free slots", read_only, idempotent, open_world = false)]
-pub fn find_slots(
+pub async fn find_slots(
     bookings: &Bookings,
     room_id: String,
     day: String,
@@ -156,7 +128,11 @@ pub fn find_slots(
         )));
     }
     check_day(&day)?;
-    let taken = bookings.taken_hours(&room_id, &day);
+    let taken = bookings
+        .0
+        .taken_hours(&room_id, &day)
+        .await
+        .map_err(unavailable)?;
     let span = (minutes + 59) / 60;
     let mut slots = Vec::new();
     for hour in OPEN_HOUR..(CLOSE_HOUR - span + 1) {
@@ -237,32 +213,25 @@ pub async fn book_room(
             }
         }
     };
-    let mut inner = bookings.inner.lock().unwrap();
-    if inner
-        .0
-        .iter()
-        .any(|b| b.room_id == picked.id && b.day == day && b.hour == hour)
-    {
-        return Err(ToolError::new(format!(
-            "{} is already booked at {hour:02}:00 on {day}.",
-            picked.name
-        )));
-    }
-    let booking = Booking {
-        id: format!("bk_{}", inner.1),
+    let slot = Booking {
+        id: String::new(),
         room_id: picked.id.into(),
         room: picked.name.into(),
         day,
         hour,
     };
-    inner.1 += 1;
-    inner.0.push(booking.clone());
+    let Some(booking) = bookings.0.book(slot.clone()).await.map_err(unavailable)? else {
+        return Err(ToolError::new(format!(
+            "{} is already booked at {hour:02}:00 on {}.",
+            picked.name, slot.day
+        )));
+    };
     Ok(booking)
 }
 
 /// Cancel a booking and free the slot.
 #[tool(destructive, idempotent, open_world = false)]
-pub fn cancel_booking(bookings: &Bookings, booking_id: String) -> Result<String, ToolError> {
+pub async fn cancel_booking(bookings: &Bookings, booking_id: String) -> Result<String, ToolError> {
     if !booking_id.starts_with("bk_") {
         return Err(ToolError::protocol(
             -32602,
@@ -272,22 +241,24 @@ pub fn cancel_booking(bookings: &Bookings, booking_id: String) -> Result<String,
             ),
         ));
     }
-    let mut inner = bookings.inner.lock().unwrap();
-    match inner.0.iter().position(|b| b.id == booking_id) {
-        None => Ok(format!(
+    if bookings.0.cancel(&booking_id).await.map_err(unavailable)? {
+        Ok(format!("Cancelled {booking_id}."))
+    } else {
+        Ok(format!(
             "No booking called {booking_id} — nothing to cancel."
-        )),
-        Some(i) => {
-            inner.0.remove(i);
-            Ok(format!("Cancelled {booking_id}."))
-        }
+        ))
     }
 }
 
 /// The server: `atrium` with find_slots, book_room and cancel_booking, and bk_1 booked.
 pub fn server() -> Server {
+    server_with(Bookings::default())
+}
+
+/// The server with its bookings in `bookings`.
+fn server_with(bookings: Bookings) -> Server {
     Server::builder("atrium", "1.0.0")
-        .state(Bookings::default())
+        .state(bookings)
         .tools(tools![find_slots, book_room, cancel_booking])
         .build()
         .expect("every tool's state is given")
@@ -295,5 +266,18 @@ pub fn server() -> Server {
 
 fn main() -> std::process::ExitCode {
     examples::init_logging();
-    mcp_runtime::cli::run(server())
+    let args: mcp_runtime::cli::ServeArgs = mcp_runtime::cli::parse(&server());
+    let served = examples::runtime().block_on(async {
+        let bookings = examples::atrium::store_for(&args)
+            .await
+            .map_err(std::io::Error::other)?;
+        args.serve(&server_with(Bookings(bookings))).await
+    });
+    match served {
+        Ok(()) => std::process::ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e}");
+            std::process::ExitCode::FAILURE
+        }
+    }
 }

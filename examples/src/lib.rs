@@ -1,6 +1,9 @@
-//! Helpers shared by the example servers: logging to stderr, and Python-style `repr` for the
-//! messages the reference servers send. Their command line (stdio or `--http ADDR`, `--help`,
-//! `--version`) is the runtime's: `mcp_runtime::cli`.
+//! Helpers shared by the example servers: logging to stderr, Python-style `repr` for the
+//! messages the reference servers send, and atrium's booking stores ([`atrium`]). Their command
+//! line (stdio or `--http ADDR`, `--redis URL` with the `redis` feature, `--help`, `--version`)
+//! is the runtime's: `mcp_runtime::cli`.
+
+pub mod atrium;
 
 use tracing_subscriber::filter::{LevelFilter, Targets};
 

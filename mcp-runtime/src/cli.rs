@@ -1,5 +1,6 @@
 //! The command line of a server binary (feature `cli`): stdio by default, `--http ADDR` for MCP
-//! Streamable HTTP (with the `http` feature), `--help` and `--version`, parsed by clap. An unknown
+//! Streamable HTTP (with the `http` feature), `--redis URL` to keep its sessions in Redis (with
+//! the `redis` feature), `--help` and `--version`, parsed by clap. An unknown
 //! flag is an error: usage on stderr, exit code 2, nothing served.
 //!
 //! A whole `main` in one line:
@@ -61,6 +62,11 @@ pub struct ServeArgs {
     #[cfg(feature = "http")]
     #[arg(long, value_name = "ADDR", value_parser = http_addr)]
     pub http: Option<String>,
+    /// Keep sessions in Redis (redis://HOST:PORT/DB), shared with every replica given the same
+    /// URL, so that a load balancer need not be sticky. Needs --http.
+    #[cfg(feature = "redis")]
+    #[arg(long, value_name = "URL", requires = "http")]
+    pub redis: Option<String>,
 }
 
 impl ServeArgs {
@@ -72,7 +78,17 @@ impl ServeArgs {
             let listener = tokio::net::TcpListener::bind(addr).await?;
             // With port 0 this line is how a launcher learns the port.
             eprintln!("listening on http://{}/mcp", listener.local_addr()?);
-            let options = crate::transport::http::HttpOptions::default();
+            #[allow(unused_mut)]
+            let mut options = crate::transport::http::HttpOptions::default();
+            #[cfg(feature = "redis")]
+            if let Some(url) = &self.redis {
+                use crate::transport::http::store::RedisSessionStore;
+                let store = RedisSessionStore::connect(url)
+                    .await
+                    .map_err(io::Error::other)?;
+                eprintln!("sessions in Redis at {url}");
+                options = options.session_store(std::sync::Arc::new(store));
+            }
             return server.serve_http_on(listener, options).await;
         }
         server.serve_stdio().await
@@ -174,6 +190,19 @@ mod tests {
         assert_eq!(
             parse(&["--bogus"]).unwrap_err().kind(),
             clap::error::ErrorKind::UnknownArgument
+        );
+    }
+
+    #[cfg(feature = "redis")]
+    #[test]
+    fn redis_takes_a_url_and_needs_http() {
+        let url = "redis://127.0.0.1:6379/0";
+        let args = parse(&["--http", "8080", "--redis", url]).unwrap();
+        assert_eq!(args.redis.as_deref(), Some(url));
+        assert_eq!(parse(&[]).unwrap().redis, None);
+        assert_eq!(
+            parse(&["--redis", url]).unwrap_err().kind(),
+            clap::error::ErrorKind::MissingRequiredArgument
         );
     }
 }

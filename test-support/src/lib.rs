@@ -4,6 +4,8 @@
 //! - [`http`]: a [`mcp_runtime::Server`] served on `127.0.0.1:0`, its URL and handle;
 //! - [`python`]: the project's `.venv` Python with the official SDK, or a skip (a failure under
 //!   `MCP_INTEROP_REQUIRED`);
+//! - [`nginx`]: nginx balancing round-robin over replica processes, and its per-upstream counts;
+//! - [`redis`]: a throwaway `redis-server` on a free port, and `redis-cli` to look into it;
 //! - [`golden`]: a text compared with a committed file, a unified diff on mismatch;
 //! - [`wait`]: polling until a condition holds, bounded in time;
 //! - [`shapes`]: argument types several schema tests share (`Address`, `Tree`);
@@ -14,7 +16,9 @@
 
 pub mod golden;
 pub mod http;
+pub mod nginx;
 pub mod python;
+pub mod redis;
 pub mod shapes;
 pub mod stdio;
 pub mod task_calls;

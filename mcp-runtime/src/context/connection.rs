@@ -181,6 +181,22 @@ impl Connection {
         }
     }
 
+    /// True while a request this connection sent the client waits for the answer `id`.
+    pub(crate) fn awaits(&self, id: &RequestId) -> bool {
+        lock(&self.inner.pending).contains_key(id)
+    }
+
+    /// True while the client's request `id` is being served on this connection.
+    pub(crate) fn serves(&self, id: &RequestId) -> bool {
+        lock(&self.inner.in_flight).contains_key(id)
+    }
+
+    /// Numbers the requests this connection sends the client from `first` on: a session served
+    /// by several replicas keeps each replica's ids apart.
+    pub(crate) fn number_requests_from(&self, first: u64) {
+        self.inner.next_id.store(first, Ordering::Relaxed);
+    }
+
     /// Marks the connection closed: requests waiting for the client fail at once.
     pub fn close(&self) {
         self.inner.closed.store(true, Ordering::Release);

@@ -7,6 +7,8 @@
 //! | `guard.rs` | the `Origin` and `Host` checks, media types, the body limit and timeout |
 //! | `listener.rs` | [`Server::serve_http_on`]'s accept loop: header timeout, connection cap |
 //! | `session.rs` | handshake-era sessions: open, find, cap, idle sweep, `GET` stream, `DELETE` |
+//! | `relay.rs` | a client message about a call on another replica, handed on through the store's relay |
+//! | `store/` | [`store::SessionStore`]: where sessions are kept (in memory; in Redis with `redis`) |
 //! | `stateless.rs` | the 2026-07-28 header rules and the status of a JSON-RPC error |
 //! | `dispatch.rs` | one message to the server; its answer as JSON or as an event stream |
 //! | `batch.rs` | a batch on a 2025-03-26 session: its answers as one JSON array |
@@ -71,9 +73,11 @@ mod dispatch;
 mod guard;
 mod listener;
 mod options;
+mod relay;
 mod session;
 mod sse;
 mod stateless;
+pub mod store;
 
 use std::io;
 use std::sync::Arc;
@@ -111,18 +115,15 @@ pub const SERVER_BUSY: i64 = -32000;
 
 /// The endpoint for `server`, as an axum [`Router`] to serve alone or merge into an application.
 pub fn router(server: &Server, options: HttpOptions) -> Router {
-    let path = options.path.clone();
-    let state = Arc::new(Endpoint {
-        max_body: options
-            .max_body_bytes
-            .unwrap_or(server.options().max_message_bytes),
-        server: server.clone(),
-        options,
-        sessions: Sessions::default(),
-    });
+    serve_endpoint(Arc::new(Endpoint::new(server, options)))
+}
+
+/// The router of `endpoint`.
+fn serve_endpoint(endpoint: Arc<Endpoint>) -> Router {
+    let path = endpoint.options.path.clone();
     Router::new()
         .route(&path, axum::routing::any(handle))
-        .with_state(state)
+        .with_state(endpoint)
 }
 
 impl Server {
@@ -159,6 +160,19 @@ struct Endpoint {
     options: HttpOptions,
     max_body: usize,
     sessions: Sessions,
+}
+
+impl Endpoint {
+    fn new(server: &Server, options: HttpOptions) -> Self {
+        Endpoint {
+            max_body: options
+                .max_body_bytes
+                .unwrap_or(server.options().max_message_bytes),
+            server: server.clone(),
+            sessions: Sessions::new(options.session_store.0.clone()),
+            options,
+        }
+    }
 }
 
 /// An HTTP-level refusal: a status, and a JSON-RPC error body when there is something to say.
@@ -255,8 +269,8 @@ async fn handle(State(endpoint): State<Arc<Endpoint>>, request: Request) -> Resp
     }
     let result = match parts.method {
         Method::POST => post(&endpoint, &parts.headers, body).await,
-        Method::GET => session::get(&endpoint, &parts.headers),
-        Method::DELETE => session::delete(&endpoint, &parts.headers),
+        Method::GET => session::get(&endpoint, &parts.headers).await,
+        Method::DELETE => session::delete(&endpoint, &parts.headers).await,
         _ => Err(Refusal::bare(StatusCode::METHOD_NOT_ALLOWED)),
     };
     let mut response = result.unwrap_or_else(IntoResponse::into_response);
@@ -297,7 +311,7 @@ async fn post(endpoint: &Endpoint, headers: &HeaderMap, body: Body) -> Result<Re
     if bytes.iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'[')
         && let Some(id) = session_id
     {
-        let session = find_session(endpoint, id)?;
+        let session = find_session(endpoint, id).await?;
         if endpoint.server.accepts_batches(&session.conn)
             && let Some(items) = batch_items(&bytes)
         {
@@ -334,7 +348,7 @@ async fn post(endpoint: &Endpoint, headers: &HeaderMap, body: Body) -> Result<Re
              protocol version with a `_meta` envelope",
         )),
         (Some(id), _) => {
-            let session = find_session(endpoint, id)?;
+            let session = find_session(endpoint, id).await?;
             // Only requests count: a notification (`notifications/cancelled` above all) or a
             // response to the server is never refused, as it is what lets calls finish.
             let slot = match &message {
@@ -347,7 +361,17 @@ async fn post(endpoint: &Endpoint, headers: &HeaderMap, body: Body) -> Result<Re
                 }
                 _ => None,
             };
-            Ok(dispatch(endpoint, &session.conn, message, Lifetime::Detached, slot).await)
+            let sessions = &endpoint.sessions;
+            let elsewhere = sessions.relays() && relay::elsewhere(&session.conn, &message);
+            let response =
+                dispatch(endpoint, &session.conn, message, Lifetime::Detached, slot).await;
+            if elsewhere {
+                sessions.hand_on(id, &bytes).await?;
+            }
+            sessions
+                .persist(id, &session, endpoint.options.session_idle)
+                .await;
+            Ok(response)
         }
     }
 }

@@ -3,7 +3,10 @@
 //! greedy clients from exhausting the server (timeouts, connections, sessions, calls in flight);
 //! and their defaults.
 
+use std::sync::Arc;
 use std::time::Duration;
+
+use super::store::{SessionStore, StoreHandle};
 
 /// How the HTTP endpoint is served: its path and its security checks.
 #[derive(Debug, Clone)]
@@ -23,6 +26,7 @@ pub struct HttpOptions {
     pub(super) max_connections: usize,
     pub(super) max_sessions: usize,
     pub(super) max_in_flight_per_session: usize,
+    pub(super) session_store: StoreHandle,
 }
 
 impl Default for HttpOptions {
@@ -47,6 +51,7 @@ impl Default for HttpOptions {
             max_connections: 512,
             max_sessions: 10_000,
             max_in_flight_per_session: 64,
+            session_store: StoreHandle::default(),
         }
     }
 }
@@ -153,6 +158,17 @@ impl HttpOptions {
         ///
         /// [`SERVER_BUSY`]: super::SERVER_BUSY
         pub fn max_in_flight_per_session(n: usize) => max_in_flight_per_session = n.max(1);
+    }
+
+    /// Where handshake-era sessions are kept (default: a [`MemorySessionStore`] of this
+    /// router's own). Replicas that share a store, such as a [`RedisSessionStore`] on one Redis,
+    /// serve each other's sessions, so a balancer need not route a session to one replica.
+    ///
+    /// [`MemorySessionStore`]: super::store::MemorySessionStore
+    /// [`RedisSessionStore`]: super::store
+    pub fn session_store(mut self, store: Arc<dyn SessionStore>) -> Self {
+        self.session_store = StoreHandle(store);
+        self
     }
 
     /// The endpoint's path.

@@ -1,0 +1,167 @@
+//! Debian's nginx as a round-robin reverse proxy (no stickiness) in front of MCP replicas, on a
+//! free loopback port, stopped when dropped; and the replicas themselves, child processes that
+//! print `listening on http://ADDR/mcp`. Its access log names the upstream of every request, so
+//! a test can count what each replica served.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::Stdio;
+use std::time::Duration;
+
+use tokio::io::{AsyncBufReadExt, BufReader};
+use tokio::process::{Child, Command};
+
+use crate::HANG;
+use crate::redis::free_port;
+
+/// Starts `bin` with `args` (which make it serve HTTP on a free port) and waits for its
+/// `listening on http://ADDR/mcp` line; the child (killed when dropped) and `ADDR`.
+pub async fn spawn_replica(bin: &str, args: &[&str]) -> (Child, String) {
+    let mut child = Command::new(bin)
+        .args(args)
+        .stderr(Stdio::piped())
+        .stdout(Stdio::null())
+        .kill_on_drop(true)
+        .spawn()
+        .unwrap_or_else(|e| panic!("start {bin}: {e}"));
+    let mut lines = BufReader::new(child.stderr.take().unwrap()).lines();
+    let addr = tokio::time::timeout(HANG, async {
+        while let Some(line) = lines.next_line().await.unwrap() {
+            if let Some(url) = line.strip_prefix("listening on http://") {
+                return url.trim_end_matches("/mcp").to_owned();
+            }
+        }
+        panic!("{bin} exited before listening");
+    })
+    .await
+    .unwrap_or_else(|_| panic!("{bin} never listened"));
+    // Keep draining its stderr so that it never blocks on a full pipe.
+    tokio::spawn(async move { while let Ok(Some(_)) = lines.next_line().await {} });
+    (child, addr)
+}
+
+/// nginx in front of some upstreams.
+pub struct Nginx {
+    /// The proxied MCP endpoint, `http://127.0.0.1:PORT/mcp`.
+    pub url: String,
+    dir: PathBuf,
+    child: Child,
+}
+
+fn installed() -> Option<PathBuf> {
+    let candidates = ["/usr/sbin/nginx", "/usr/bin/nginx", "/usr/local/sbin/nginx"];
+    candidates.iter().map(PathBuf::from).find(|p| p.exists())
+}
+
+fn config(dir: &Path, port: u16, upstreams: &[String]) -> String {
+    let d = dir.display();
+    let servers: String = upstreams
+        .iter()
+        .map(|u| format!("        server {u};\n"))
+        .collect();
+    format!(
+        r#"daemon off;
+worker_processes 1;
+pid {d}/nginx.pid;
+error_log {d}/error.log warn;
+events {{ worker_connections 256; }}
+http {{
+    log_format upstream '$request_method $upstream_addr $status';
+    access_log {d}/access.log upstream;
+    client_body_temp_path {d}/body;
+    proxy_temp_path {d}/proxy;
+    fastcgi_temp_path {d}/fastcgi;
+    uwsgi_temp_path {d}/uwsgi;
+    scgi_temp_path {d}/scgi;
+    upstream mcp_replicas {{
+{servers}        keepalive 8;
+    }}
+    server {{
+        listen 127.0.0.1:{port};
+        location /mcp {{
+            proxy_pass http://mcp_replicas;
+            proxy_http_version 1.1;
+            proxy_set_header Connection "";
+            proxy_set_header Host $host;
+            proxy_buffering off;
+            proxy_read_timeout 1h;
+        }}
+    }}
+}}
+"#
+    )
+}
+
+impl Nginx {
+    /// Starts nginx balancing round-robin over `upstreams` (`HOST:PORT` each) and waits until it
+    /// accepts connections; `None` (after [`crate::python::missing`]) when it is not installed.
+    pub async fn start(upstreams: &[String]) -> Option<Nginx> {
+        let Some(nginx) = installed() else {
+            crate::python::missing("nginx is not installed (apt-get install nginx)");
+            return None;
+        };
+        let port = free_port();
+        let dir = std::env::temp_dir().join(format!("mcp-nginx-{}-{port}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        // nginx workers may run as an unprivileged user: let them use the temp directories.
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o777)).unwrap();
+        }
+        let conf = dir.join("nginx.conf");
+        std::fs::write(&conf, config(&dir, port, upstreams)).unwrap();
+        let mut child = Command::new(&nginx)
+            .arg("-p")
+            .arg(&dir)
+            .arg("-c")
+            .arg(&conf)
+            .stdout(Stdio::null())
+            .stderr(Stdio::inherit())
+            .kill_on_drop(true)
+            .spawn()
+            .expect("start nginx");
+        let deadline = tokio::time::Instant::now() + HANG;
+        while tokio::net::TcpStream::connect(("127.0.0.1", port))
+            .await
+            .is_err()
+        {
+            if let Ok(Some(status)) = child.try_wait() {
+                let log = std::fs::read_to_string(dir.join("error.log")).unwrap_or_default();
+                panic!("nginx exited ({status}): {log}");
+            }
+            assert!(
+                tokio::time::Instant::now() < deadline,
+                "nginx never accepted connections"
+            );
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+        Some(Nginx {
+            url: format!("http://127.0.0.1:{port}/mcp"),
+            dir,
+            child,
+        })
+    }
+
+    /// How many requests of `method` each upstream answered, from the access log.
+    pub fn served(&self, method: &str) -> BTreeMap<String, usize> {
+        let log = std::fs::read_to_string(self.dir.join("access.log")).unwrap_or_default();
+        let mut counts = BTreeMap::new();
+        for line in log.lines() {
+            let mut fields = line.split(' ');
+            if fields.next() == Some(method)
+                && let Some(upstream) = fields.next()
+            {
+                *counts.entry(upstream.to_owned()).or_default() += 1;
+            }
+        }
+        counts
+    }
+}
+
+impl Drop for Nginx {
+    fn drop(&mut self) {
+        let _ = self.child.start_kill();
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}

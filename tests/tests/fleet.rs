@@ -1,0 +1,68 @@
+//! A fleet behaving as one server: three replicas of the atrium example, each started with
+//! `--http 0 --redis URL` (sessions and bookings in one Redis), behind nginx balancing
+//! round-robin with no stickiness. The official Python client (`mcp==2.3.0`, `mode="legacy"`,
+//! Streamable HTTP) runs the whole atrium scenario (`tests/py/fleet.py`: bookings, refusals,
+//! elicitation accepted, declined, dismissed and refused, its answers landing on whichever
+//! replica nginx picks), then 200 calls on one session; the requests each replica served are
+//! printed, and every session the client ended (`DELETE`) is gone from Redis itself.
+//!
+//! Needs Debian's `redis-server` and `nginx` and `<repo>/.venv` (`bash .ci/python-venv`); without
+//! them the test says why and passes, unless `MCP_INTEROP_REQUIRED` is set (`.ci/run` sets it).
+
+use integration_tests::python::{python_with_sdk, run_script};
+use test_support::nginx::{Nginx, spawn_replica};
+use test_support::redis::Redis;
+
+const ATRIUM: &str = env!("CARGO_BIN_EXE_atrium_replica");
+const CALLS: usize = 200;
+const REPLICAS: usize = 3;
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn three_atrium_replicas_behind_round_robin_nginx_serve_as_one() {
+    let Some(python) = python_with_sdk() else {
+        return;
+    };
+    let Some(redis) = Redis::start() else { return };
+    let mut replicas = Vec::new();
+    for _ in 0..REPLICAS {
+        replicas.push(spawn_replica(ATRIUM, &["--http", "0", "--redis", &redis.url]).await);
+    }
+    let addrs: Vec<String> = replicas.iter().map(|(_, addr)| addr.clone()).collect();
+    let Some(proxy) = Nginx::start(&addrs).await else {
+        return;
+    };
+
+    let (url, port) = (proxy.url.clone(), redis.port.to_string());
+    let calls = CALLS.to_string();
+    let stdout = tokio::task::spawn_blocking(move || {
+        run_script(&python, "tests/py/fleet.py", &[&url, &port, &calls])
+    })
+    .await
+    .unwrap();
+    assert!(stdout.contains(&format!("ok fleet {CALLS} calls on one session")));
+    assert!(stdout.contains("ok fleet atrium book_room: ambiguous, the user accepts great-hall"));
+    assert!(stdout.contains("ok fleet atrium book_room: ambiguous hint, the user declines"));
+
+    let posts = proxy.served("POST");
+    eprintln!(
+        "{CALLS} calls and the atrium scenario over {REPLICAS} replicas: POSTs per replica {posts:?}, \
+         DELETEs {:?}",
+        proxy.served("DELETE")
+    );
+    assert_eq!(posts.len(), REPLICAS, "every replica served: {posts:?}");
+    let total: usize = posts.values().sum();
+    assert!(total > CALLS, "{posts:?}");
+    for (replica, n) in &posts {
+        assert!(
+            *n >= total / (REPLICAS * 2),
+            "{replica} served {n} of {total}"
+        );
+    }
+    // The client ended each of its sessions (DELETE through whichever replica): no key is left.
+    let deleted: usize = proxy.served("DELETE").values().sum();
+    assert!(
+        deleted >= 3,
+        "the scenario's two sessions and the calls' one"
+    );
+    assert_eq!(redis.keys("mcp:session:*"), Vec::<String>::new());
+}
