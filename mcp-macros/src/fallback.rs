@@ -121,10 +121,15 @@ pub fn not_an_impl(item: &Item) -> TokenStream {
 
 /// `#[tool]` on something that is not a function: the error at its keyword, the item unchanged.
 pub fn not_a_fn(item: &Item) -> TokenStream {
+    not_a_fn_for("#[tool]", item)
+}
+
+/// `attr` on something that is not a function.
+pub fn not_a_fn_for(attr: &str, item: &Item) -> TokenStream {
     let (keyword, what) = item_keyword(item);
     let error = syn::Error::new_spanned(
         keyword,
-        format!("`#[tool]` goes on a `fn` or an `async fn`, not on {what}"),
+        format!("`{attr}` goes on a `fn` or an `async fn`, not on {what}"),
     )
     .to_compile_error();
     quote! {

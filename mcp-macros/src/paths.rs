@@ -78,6 +78,19 @@ private_paths! {
     tool_set => ToolSet;
     receiver_fns => ReceiverFns;
     receiver_fns_of => receiver_fns;
+    resource_def => ResourceDef;
+    resource_spec => ResourceSpec;
+    resource_set => ResourceSet;
+    resource_table => ResourceTable;
+    resource_annotations => ResourceAnnotations;
+    resource_contents => ResourceContents;
+    var_fns => VarFns;
+    var_fns_of => var_fns;
+    res_ret_fns => ResRetFns;
+    result_res_kind => ResultResKind;
+    direct_res_kind => DirectResKind;
+    json_res_kind => JsonResKind;
+    complete_with => complete_with;
     /// `Option`, named absolutely so that a user type called `Option` cannot capture it.
     option => std::option::Option;
     result => std::result::Result;

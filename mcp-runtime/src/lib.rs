@@ -69,6 +69,7 @@ pub mod client;
 pub mod server;
 pub mod transport;
 
+pub mod resource;
 pub mod tool;
 
 pub mod context;
@@ -88,6 +89,9 @@ pub use context::elicitation::{ElicitError, Elicitation};
 pub use context::{ClientRequestError, Context};
 pub use error::{ProtocolError, ToolError};
 pub use protocol::{ClientCapabilities, Implementation, LogLevel};
+pub use resource::{
+    IntoResourceContents, Json, ResourceContents, ResourceSet, ResourceSpec, ResourceTable, UriVar,
+};
 pub use server::{BuildError, Server, ServerBuilder};
 pub use tool::{
     Annotations, CallToolResult, Content, Contents, DuplicateTool, IntoToolOutput, StateMap, Tool,
@@ -95,7 +99,7 @@ pub use tool::{
 };
 
 #[doc(inline)]
-pub use mcp_macros::{tool, toolbox, tools};
+pub use mcp_macros::{resource, resources, tool, toolbox, tools};
 
 /// The schemars this crate uses (1.x): `#[derive(JsonSchema)]` with [`prelude`] imported needs no
 /// schemars dependency of your own. A `JsonSchema` of another major version is another trait, and
@@ -123,6 +127,7 @@ pub mod prelude {
         CallToolResult, Content, Contents, Context, ProtocolError, StateMap, ToolError, ToolTable,
         tool, toolbox, tools,
     };
+    pub use crate::{ResourceContents, ResourceTable, UriVar, resource, resources};
     /// In scope for `#[derive(JsonSchema)]`, whose expansion names `schemars::…`: with the
     /// prelude imported, the derive needs no direct schemars dependency and no attribute.
     #[doc(no_inline)]

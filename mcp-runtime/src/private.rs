@@ -13,6 +13,11 @@ use serde::de::DeserializeOwned;
 
 pub use crate::context::Context;
 pub use crate::error::{IntoToolError, ToolError};
+pub use crate::resource::generated::{
+    DirectResKind, JsonResKind, ResRetFns, ResultResKind, VarFns, complete_with, var_fns,
+};
+pub use crate::resource::{ResourceAnnotations, ResourceContents, ResourceDef, ResourceSet};
+pub use crate::resource::{ResourceSpec, ResourceTable};
 pub use crate::schema::{ArgSpec, Constraints, FlatKeys, InputSchema, Num, OutputSchema};
 pub use crate::tool::call::CallParts;
 pub use crate::tool::content::CallToolResult;

@@ -14,6 +14,15 @@ pub(super) const OPEN_WORLD: &str = "open_world";
 pub(super) const CRATE: &str = "crate";
 pub(super) const RENAME_ALL: &str = "rename_all";
 
+pub(super) const URI: &str = "uri";
+pub(super) const MIME_TYPE: &str = "mime_type";
+pub(super) const SIZE: &str = "size";
+pub(super) const ANNOTATIONS: &str = "annotations";
+pub(super) const COMPLETE: &str = "complete";
+pub(super) const AUDIENCE: &str = "audience";
+pub(super) const PRIORITY: &str = "priority";
+pub(super) const LAST_MODIFIED: &str = "last_modified";
+
 pub(super) const PATTERN: &str = "pattern";
 pub(super) const MINIMUM: &str = "minimum";
 pub(super) const MIN: &str = "min";
@@ -45,6 +54,22 @@ pub(super) const TOOL_KEYS: &[&str] = &[
     RENAME_ALL,
     CRATE,
 ];
+
+/// Every key `#[resource(...)]` accepts.
+pub(super) const RESOURCE_KEYS: &[&str] = &[
+    URI,
+    NAME,
+    TITLE,
+    DESCRIPTION,
+    MIME_TYPE,
+    SIZE,
+    ANNOTATIONS,
+    COMPLETE,
+    CRATE,
+];
+
+/// Every key of `#[resource(annotations(...))]`.
+pub(super) const ANNOTATION_KEYS: &[&str] = &[AUDIENCE, PRIORITY, LAST_MODIFIED];
 
 /// Every key `#[toolbox(...)]` accepts: what its `#[tool]` methods share.
 pub(super) const TOOLBOX_KEYS: &[&str] = &[RENAME_ALL, CRATE];

@@ -7,15 +7,18 @@
 //! - `case`: `RenameRule`, serde's case names for `rename_all`.
 //! - `tool`: `ToolAttrs`, the keys of `#[tool(...)]`, and of `#[toolbox(...)]` (a subset).
 //! - `arg`: `ArgAttrs`, the keys of a parameter's `#[arg(...)]`.
+//! - `resource`: `ResourceAttrs`, the keys of `#[resource(...)]` and its nested `annotations(...)`.
 
 mod arg;
 mod case;
 mod keys;
+mod resource;
 mod slot;
 mod tool;
 mod value;
 
 pub(crate) use arg::ArgAttrs;
 pub(crate) use case::RenameRule;
+pub(crate) use resource::ResourceAttrs;
 pub(crate) use slot::{Attr, Num, Sp};
 pub(crate) use tool::ToolAttrs;

@@ -22,6 +22,7 @@
 mod builder;
 pub mod in_process;
 mod io;
+mod resources;
 
 use std::collections::HashMap;
 use std::fmt;
@@ -344,20 +345,7 @@ impl Client {
 
     /// Every tool, following `nextCursor` page by page.
     pub async fn list_tools(&self) -> Result<Vec<Value>, ClientError> {
-        let mut tools = Vec::new();
-        let mut cursor: Option<String> = None;
-        loop {
-            let page = self.list_tools_page(cursor.as_deref()).await?;
-            let batch = page
-                .get("tools")
-                .and_then(Value::as_array)
-                .ok_or_else(|| ClientError::InvalidResult("tools/list without tools".into()))?;
-            tools.extend(batch.iter().cloned());
-            match page.get("nextCursor").and_then(Value::as_str) {
-                Some(next) => cursor = Some(next.to_owned()),
-                None => return Ok(tools),
-            }
-        }
+        self.list_all("tools/list", "tools").await
     }
 
     /// Calls a tool. In the stateless era an `input_required` result is answered through the

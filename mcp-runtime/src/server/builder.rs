@@ -8,8 +8,10 @@ use std::time::Duration;
 use serde_json::{Value, json};
 use tokio::sync::Semaphore;
 
+use super::resources::ResourceUpdates;
 use super::{Server, ServerInner};
 use crate::protocol::Implementation;
+use crate::resource::{DuplicateResource, ResourceTable};
 use crate::tool::ToolBuildError;
 use crate::tool::call::UnknownToolPolicy;
 use crate::tool::state::StateMap;
@@ -78,6 +80,8 @@ pub struct ServerBuilder {
     info: Implementation,
     instructions: Option<String>,
     tools: Vec<ToolTable>,
+    resources: Vec<ResourceTable>,
+    resource_updates: ResourceUpdates,
     state: StateMap,
     options: ServerOptions,
 }
@@ -85,9 +89,9 @@ pub struct ServerBuilder {
 /// Why a server could not be built.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum BuildError {
-    /// A tool borrows a state type the builder was not given.
+    /// A tool (or a resource) borrows a state type the builder was not given.
     MissingState {
-        /// The tool.
+        /// The tool (or the resource's name).
         tool: String,
         /// The type it borrows.
         type_name: String,
@@ -96,6 +100,11 @@ pub enum BuildError {
     InvalidOption(String),
     /// Two of the tool tables given to the builder publish the same name.
     DuplicateTool(DuplicateTool),
+    /// Two of the resource tables given to the builder publish the same URI.
+    DuplicateResource(DuplicateResource),
+    /// A resource cannot be served (a URI template `#[resource]` did not check, or a URI twice
+    /// in one hand-made table); a resource borrowing missing state is [`BuildError::MissingState`].
+    Resource(String),
     /// A tool's contract cannot be served (a schema keyword or pattern the validator does not
     /// implement, named with its JSON Pointer, or a panic while its schemas were generated).
     Tool(ToolBuildError),
@@ -113,6 +122,8 @@ impl fmt::Display for BuildError {
             ),
             BuildError::InvalidOption(m) => f.write_str(m),
             BuildError::DuplicateTool(d) => d.fmt(f),
+            BuildError::DuplicateResource(d) => d.fmt(f),
+            BuildError::Resource(m) => f.write_str(m),
             BuildError::Tool(e) => e.fmt(f),
             BuildError::Several(all) => {
                 write!(f, "{} problems:", all.len())?;
@@ -138,6 +149,8 @@ impl Server {
             },
             instructions: None,
             tools: Vec::new(),
+            resources: Vec::new(),
+            resource_updates: ResourceUpdates::default(),
             state: StateMap::new(),
             options: ServerOptions::default(),
         }
@@ -177,6 +190,23 @@ impl ServerBuilder {
     pub fn tools(mut self, tools: ToolTable) -> Self {
         self.tools.push(tools);
         self
+    }
+
+    /// Resources and resource templates to serve (the table `resources![…]` builds). Like
+    /// [`ServerBuilder::tools`], each call adds its table after the others; a URI published by two
+    /// tables fails [`ServerBuilder::build`] with [`BuildError::DuplicateResource`]. With at least
+    /// one resource the server declares the `resources` capability (`subscribe: true`,
+    /// `listChanged: false`: the set is fixed once built).
+    pub fn resources(mut self, resources: ResourceTable) -> Self {
+        self.resources.push(resources);
+        self
+    }
+
+    /// The handle that tells subscribed clients a resource changed, available before the server
+    /// is built so that state given to [`ServerBuilder::state`] can keep a clone; the built
+    /// server's [`Server::resource_updates`] is the same handle.
+    pub fn resource_updates(&self) -> ResourceUpdates {
+        self.resource_updates.clone()
     }
 
     setters! {
@@ -239,11 +269,18 @@ impl ServerBuilder {
                 ToolTable::default()
             }),
         };
-        for spec in tools.specs() {
-            for req in (spec.state)() {
+        let resources = ResourceTable::merge(&self.resources).unwrap_or_else(|duplicates| {
+            problems.extend(duplicates.into_iter().map(BuildError::DuplicateResource));
+            ResourceTable::default()
+        });
+        problems.extend(resources.check().into_iter().map(BuildError::Resource));
+        let borrowed = tools.specs().iter().map(|s| (s.name, (s.state)()));
+        let borrowed = borrowed.chain(resources.specs().into_iter().map(|s| (s.name, (s.state)())));
+        for (name, reqs) in borrowed {
+            for req in reqs {
                 if !self.state.contains(req.type_id) {
                     problems.push(BuildError::MissingState {
-                        tool: spec.name.to_owned(),
+                        tool: name.to_owned(),
                         type_name: req.type_name.to_owned(),
                     });
                 }
@@ -281,10 +318,12 @@ impl ServerBuilder {
             .options
             .max_concurrent_calls
             .map(|n| Arc::new(Semaphore::new(n)));
-        let capabilities = capabilities(&self.options);
+        let capabilities = capabilities(&self.options, &resources);
         Ok(Server {
             inner: Arc::new(ServerInner {
                 tools,
+                resources,
+                resource_updates: self.resource_updates,
                 state: Arc::new(self.state),
                 info: self.info,
                 instructions: self.instructions,
@@ -298,12 +337,15 @@ impl ServerBuilder {
 }
 
 /// The capabilities `initialize` and `server/discover` declare.
-fn capabilities(options: &ServerOptions) -> Value {
+fn capabilities(options: &ServerOptions, resources: &ResourceTable) -> Value {
     let mut caps = json!({"tools": {"listChanged": false}, "logging": {}});
     if options.empty_prompts_and_resources {
         caps["prompts"] = json!({});
         caps["resources"] = json!({});
         caps["completions"] = json!({});
+    }
+    if !resources.is_empty() {
+        caps["resources"] = json!({"subscribe": true, "listChanged": false});
     }
     caps
 }

@@ -58,6 +58,7 @@ use crate::protocol::stateless::{
 use crate::protocol::{
     Implementation, Incoming, LogLevel, Notification, Request, RequestId, params_meta,
 };
+use crate::resource::ResourceTable;
 use crate::tool::content::CallToolResult;
 use crate::tool::output::ToolOutput;
 use crate::tool::panic::{Panicked, catch, catch_sync, next_error_id};
@@ -66,7 +67,9 @@ use crate::tool::table::ToolTable;
 
 mod batch;
 mod builder;
+mod lifecycle;
 mod reply;
+mod resources;
 mod span;
 mod tools;
 
@@ -81,6 +84,7 @@ pub use builder::{
 };
 pub use reply::Reply;
 pub(crate) use reply::ReplyBody;
+pub use resources::{RESOURCE_NOT_FOUND, ResourceUpdates};
 
 /// A server: the tool table, the state tools borrow, the server's identity and its options.
 /// Cheap to clone; every connection shares one.
@@ -91,6 +95,8 @@ pub struct Server {
 
 struct ServerInner {
     tools: ToolTable,
+    resources: ResourceTable,
+    resource_updates: ResourceUpdates,
     state: Arc<StateMap>,
     info: Implementation,
     instructions: Option<String>,
@@ -298,7 +304,8 @@ impl Server {
         let method = req.method.as_str();
         let empty_lists =
             self.inner.options.empty_prompts_and_resources && EMPTY_LIST_METHODS.contains(&method);
-        if !KNOWN.contains(&method) && !empty_lists {
+        let resources = self.serves_resources(method);
+        if !KNOWN.contains(&method) && !empty_lists && !resources {
             return Outcome::Answer(Err(ProtocolError::method_not_found(method)));
         }
         if method == "initialize" {
@@ -317,14 +324,14 @@ impl Server {
                 .unwrap_or_else(|| ProtocolError::invalid_params("Invalid params")))),
             ("logging/setLevel", Some(_)) => Outcome::Answer(self.set_level(req, conn)),
             ("tools/list", Some(_)) => Outcome::Answer(self.list_tools(req)),
+            (_, Some(h)) if resources => {
+                let scope = Scope::of_session(h);
+                self.resource_request(req, conn, cancel, scope).await
+            }
             (m, Some(_)) if empty_lists => Outcome::Answer(empty_list(m)),
             ("tools/call", Some(h)) => {
-                let scope = Scope {
-                    version: h.version,
-                    stateless: None,
-                    peer: h.peer,
-                };
-                self.call_tool(req, conn, cancel, scope).await
+                self.call_tool(req, conn, cancel, Scope::of_session(h))
+                    .await
             }
             _ => Outcome::Answer(Err(ProtocolError::method_not_found(method))),
         }
@@ -353,20 +360,19 @@ impl Server {
                 Some(cache),
             ),
             "tools/list" => (Outcome::Answer(self.list_tools(req)), Some(cache)),
+            m if self.serves_resources(m) => {
+                let listing = m != "resources/read";
+                let scope = Scope::of_envelope(envelope);
+                let outcome = self.resource_request(req, conn, cancel, scope).await;
+                (outcome, listing.then_some(cache))
+            }
             m if self.inner.options.empty_prompts_and_resources
                 && EMPTY_LIST_METHODS.contains(&m) =>
             {
                 (Outcome::Answer(empty_list(m)), Some(cache))
             }
             "tools/call" => {
-                let scope = Scope {
-                    version: envelope.version,
-                    stateless: Some(envelope.log_level),
-                    peer: Arc::new(Peer {
-                        client_info: envelope.client_info,
-                        capabilities: envelope.capabilities,
-                    }),
-                };
+                let scope = Scope::of_envelope(envelope);
                 (self.call_tool(req, conn, cancel, scope).await, None)
             }
             m if REMOVED_METHODS.contains(&m) => (
@@ -391,52 +397,6 @@ impl Server {
         };
         stamp_result(&mut result, &self.inner.info, cache);
         Outcome::Answer(Ok(result))
-    }
-
-    fn initialize(&self, req: &Request, conn: &Connection) -> Result<Value, ProtocolError> {
-        let params = InitializeParams::parse(req.params.as_ref())?;
-        let version = params.negotiated_version();
-        let mut session = conn.lock_session();
-        if session.handshake.is_some() {
-            return Err(ProtocolError::invalid_request(
-                "Invalid Request: this connection is already initialized",
-            ));
-        }
-        tracing::info!(
-            requested = %params.requested_version,
-            version,
-            client = ?params.client_info.as_ref().map(|c| &c.name),
-            "initialize"
-        );
-        session.handshake = Some(Handshake {
-            version,
-            peer: Arc::new(Peer {
-                client_info: params.client_info,
-                capabilities: params.capabilities,
-            }),
-        });
-        Ok(initialize_result(
-            version,
-            &self.inner.capabilities,
-            &self.inner.info,
-            self.instructions(),
-        ))
-    }
-
-    fn set_level(&self, req: &Request, conn: &Connection) -> Result<Value, ProtocolError> {
-        let level = req
-            .params
-            .as_ref()
-            .and_then(|p| p.get("level"))
-            .and_then(Value::as_str)
-            .and_then(LogLevel::parse)
-            .ok_or_else(|| {
-                ProtocolError::invalid_params(
-                    "Invalid params: `level` must be a log level such as \"info\"",
-                )
-            })?;
-        conn.lock_session().log_level = Some(level);
-        Ok(json!({}))
     }
 }
 

@@ -47,28 +47,41 @@ impl Server {
 
     pub(super) fn list_tools(&self, req: &Request) -> Result<Value, ProtocolError> {
         let tools = &self.inner.tools;
+        self.page(req, "tools", tools.len(), |start, n| {
+            tools
+                .iter()
+                .skip(start)
+                .take(n)
+                .map(|t| t.to_json().clone())
+                .collect()
+        })
+    }
+
+    /// One page of a list of `len` items under `key` (`tools`, `resources`…): from the request's
+    /// cursor, `page_size` long, `items(start, n)` giving the page's items.
+    pub(super) fn page(
+        &self,
+        req: &Request,
+        key: &str,
+        len: usize,
+        items: impl FnOnce(usize, usize) -> Vec<Value>,
+    ) -> Result<Value, ProtocolError> {
         let start = match req.params.as_ref().and_then(|p| p.get("cursor")) {
             None | Some(Value::Null) => 0,
             Some(c) => c
                 .as_str()
-                .and_then(decode_cursor)
-                .filter(|&n| n > 0 && n < tools.len())
+                .and_then(|c| decode_cursor(key, c))
+                .filter(|&n| n > 0 && n < len)
                 .ok_or_else(|| ProtocolError::invalid_params("Invalid params: invalid cursor"))?,
         };
         let end = match self.inner.options.page_size {
-            Some(n) => (start + n).min(tools.len()),
-            None => tools.len(),
+            Some(n) => (start + n).min(len),
+            None => len,
         };
-        let page: Vec<Value> = tools
-            .iter()
-            .skip(start)
-            .take(end - start)
-            .map(|t| t.to_json().clone())
-            .collect();
         let mut result = Map::new();
-        result.insert("tools".into(), Value::Array(page));
-        if end < tools.len() {
-            result.insert("nextCursor".into(), encode_cursor(end).into());
+        result.insert(key.into(), Value::Array(items(start, end - start)));
+        if end < len {
+            result.insert("nextCursor".into(), encode_cursor(key, end).into());
         }
         Ok(Value::Object(result))
     }
@@ -99,36 +112,7 @@ impl Server {
             )
             .with_data(json!({"reason": "tools/call `arguments` must be an object"}))));
         }
-        let meta = params_meta(params);
-        let request_scope = Arc::new(RequestScope {
-            conn: conn.clone(),
-            request: req.id.clone(),
-            version: scope.version,
-            stateless: scope.stateless.is_some(),
-            peer: scope.peer,
-            request_log_level: scope.stateless.flatten(),
-            progress_token: meta
-                .and_then(|m| m.get("progressToken"))
-                .filter(|t| t.is_string() || t.is_number())
-                .cloned(),
-            last_progress: Mutex::new(None),
-            finished: AtomicBool::new(false),
-            cancel: cancel.clone(),
-            input_responses: params
-                .and_then(|p| p.get("inputResponses"))
-                .and_then(Value::as_object)
-                .cloned()
-                .unwrap_or_default(),
-            input_requests: Mutex::new(Map::new()),
-            input_needed: CancelToken::default(),
-            elicit_seq: AtomicU64::new(0),
-            request_state_in: params
-                .and_then(|p| p.get("requestState"))
-                .and_then(Value::as_str)
-                .map(str::to_owned),
-            request_state_out: Mutex::new(None),
-            client_request_timeout: self.inner.options.client_request_timeout,
-        });
+        let request_scope = self.request_scope(req, conn, cancel, scope);
         let ctx = Context::attached(name, req.id.to_json(), request_scope.clone());
 
         // A slot first (waiting is not running: the timeout starts once the tool does).
@@ -181,6 +165,48 @@ impl Server {
             .store(true, std::sync::atomic::Ordering::Release);
         outcome
     }
+
+    /// The scope of one request: what its `Context` reports and reaches (the connection, the
+    /// caller, progress, elicitation), shared by `tools/call` and `resources/read`.
+    pub(super) fn request_scope(
+        &self,
+        req: &Request,
+        conn: &Connection,
+        cancel: &CancelToken,
+        scope: Scope,
+    ) -> Arc<RequestScope> {
+        let params = req.params.as_ref();
+        let meta = params_meta(params);
+        Arc::new(RequestScope {
+            conn: conn.clone(),
+            request: req.id.clone(),
+            version: scope.version,
+            stateless: scope.stateless.is_some(),
+            peer: scope.peer,
+            request_log_level: scope.stateless.flatten(),
+            progress_token: meta
+                .and_then(|m| m.get("progressToken"))
+                .filter(|t| t.is_string() || t.is_number())
+                .cloned(),
+            last_progress: Mutex::new(None),
+            finished: AtomicBool::new(false),
+            cancel: cancel.clone(),
+            input_responses: params
+                .and_then(|p| p.get("inputResponses"))
+                .and_then(Value::as_object)
+                .cloned()
+                .unwrap_or_default(),
+            input_requests: Mutex::new(Map::new()),
+            input_needed: CancelToken::default(),
+            elicit_seq: AtomicU64::new(0),
+            request_state_in: params
+                .and_then(|p| p.get("requestState"))
+                .and_then(Value::as_str)
+                .map(str::to_owned),
+            request_state_out: Mutex::new(None),
+            client_request_timeout: self.inner.options.client_request_timeout,
+        })
+    }
 }
 
 /// What `tools/call` needs to know about the caller, from `initialize` or from the envelope.
@@ -191,13 +217,37 @@ pub(super) struct Scope {
     pub(super) peer: Arc<Peer>,
 }
 
-/// Cursors are opaque to clients; this one is the offset of the page's first tool.
-fn encode_cursor(offset: usize) -> String {
-    format!("tools-{offset:x}")
+impl Scope {
+    /// A request on a session that began with `initialize`.
+    pub(super) fn of_session(h: Handshake) -> Scope {
+        Scope {
+            version: h.version,
+            stateless: None,
+            peer: h.peer,
+        }
+    }
+
+    /// A stateless request, from its envelope.
+    pub(super) fn of_envelope(envelope: Envelope) -> Scope {
+        Scope {
+            version: envelope.version,
+            stateless: Some(envelope.log_level),
+            peer: Arc::new(Peer {
+                client_info: envelope.client_info,
+                capabilities: envelope.capabilities,
+            }),
+        }
+    }
 }
 
-fn decode_cursor(cursor: &str) -> Option<usize> {
-    usize::from_str_radix(cursor.strip_prefix("tools-")?, 16).ok()
+/// Cursors are opaque to clients; this one is the list's key and the offset of the page's first
+/// item (`tools-1a`).
+fn encode_cursor(key: &str, offset: usize) -> String {
+    format!("{key}-{offset:x}")
+}
+
+fn decode_cursor(key: &str, cursor: &str) -> Option<usize> {
+    usize::from_str_radix(cursor.strip_prefix(key)?.strip_prefix('-')?, 16).ok()
 }
 
 /// `2s`, `1.5s`, `250ms`.
@@ -216,9 +266,14 @@ mod tests {
 
     #[test]
     fn cursors_round_trip_and_reject_garbage() {
-        assert_eq!(decode_cursor(&encode_cursor(26)), Some(26));
-        assert_eq!(decode_cursor("nope"), None);
-        assert_eq!(decode_cursor("tools-zz"), None);
+        assert_eq!(
+            decode_cursor("tools", &encode_cursor("tools", 26)),
+            Some(26)
+        );
+        assert_eq!(encode_cursor("tools", 26), "tools-1a");
+        assert_eq!(decode_cursor("tools", "nope"), None);
+        assert_eq!(decode_cursor("tools", "tools-zz"), None);
+        assert_eq!(decode_cursor("resources", "tools-1a"), None);
     }
 
     #[test]
