@@ -14,6 +14,10 @@
 //!   and serves it: [`Server::serve_stdio`], [`Server::serve_io`], and with the `http` feature
 //!   Streamable HTTP ([`transport::http`]). Both protocol eras are served: the 2025 `initialize`
 //!   handshake and the stateless 2026-07-28 revision.
+//! - [`#[resource]`](macro@resource) publishes a function as a resource (a fixed URI) or a
+//!   resource template (an RFC 6570 URI template whose variables are its parameters), and
+//!   [`resources!`] collects them into a [`ResourceTable`] for [`ServerBuilder::resources`]:
+//!   `resources/list`, `resources/templates/list`, `resources/read` and subscriptions.
 //! - [`Context`] (a `&Context` parameter) is the request: progress, log messages, cancellation,
 //!   elicitation, and who is calling.
 //! - [`Client`] talks to a server over the same JSON-RPC path, in memory
@@ -26,6 +30,7 @@
 //! | feature | default | what it adds |
 //! |---|---|---|
 //! | `http` | yes | Streamable HTTP on axum: [`transport::http::router`], [`Server::serve_http`], a bearer-token layer |
+//! | (none) | | resources ([`#[resource]`](macro@resource), [`resources!`]): always available, no extra dependency |
 //! | `cli` | no | [`cli`]: a server binary's command line (clap): stdio or `--http ADDR`, `--help`, `--version`; `cli::run(server)` is a whole `main` |
 //!
 //! # Example

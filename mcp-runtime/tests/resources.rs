@@ -325,7 +325,7 @@ async fn capabilities_declare_resources_only_when_there_are_some() {
         .unwrap();
     assert_eq!(
         found["capabilities"]["resources"],
-        json!({"subscribe": true, "listChanged": false}),
+        json!({"listChanged": false}),
         "{found}"
     );
 

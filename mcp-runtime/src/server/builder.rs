@@ -319,6 +319,15 @@ impl ServerBuilder {
             .max_concurrent_calls
             .map(|n| Arc::new(Semaphore::new(n)));
         let capabilities = capabilities(&self.options, &resources);
+        // The 2026-07-28 revision replaced `resources/subscribe` with a `subscriptions/listen`
+        // stream, not served yet: stateless clients are not told of subscriptions.
+        let mut discover_capabilities = capabilities.clone();
+        if let Some(r) = discover_capabilities
+            .get_mut("resources")
+            .and_then(Value::as_object_mut)
+        {
+            r.remove("subscribe");
+        }
         Ok(Server {
             inner: Arc::new(ServerInner {
                 tools,
@@ -330,6 +339,7 @@ impl ServerBuilder {
                 options: self.options,
                 call_slots,
                 capabilities,
+                discover_capabilities,
                 first_list_page: OnceLock::new(),
             }),
         })

@@ -103,6 +103,8 @@ struct ServerInner {
     options: ServerOptions,
     call_slots: Option<Arc<Semaphore>>,
     capabilities: Value,
+    /// What `server/discover` declares: the same, less what the 2026-07-28 era does not serve.
+    discover_capabilities: Value,
     /// The `result` of `tools/list` for the first page, encoded once (see
     /// [`Server::encoded_list_response`]).
     first_list_page: OnceLock<Box<[u8]>>,
@@ -354,17 +356,24 @@ impl Server {
         let (outcome, cache) = match req.method.as_str() {
             "server/discover" => (
                 Outcome::Answer(Ok(discover_result(
-                    &self.inner.capabilities,
+                    &self.inner.discover_capabilities,
                     self.instructions(),
                 ))),
                 Some(cache),
             ),
             "tools/list" => (Outcome::Answer(self.list_tools(req)), Some(cache)),
             m if self.serves_resources(m) => {
-                let listing = m != "resources/read";
+                // A read is the caller's: not cached, nor shared.
+                let cache = match m {
+                    "resources/read" => CacheHint {
+                        ttl_ms: 0,
+                        public: false,
+                    },
+                    _ => cache,
+                };
                 let scope = Scope::of_envelope(envelope);
                 let outcome = self.resource_request(req, conn, cancel, scope).await;
-                (outcome, listing.then_some(cache))
+                (outcome, Some(cache))
             }
             m if self.inner.options.empty_prompts_and_resources
                 && EMPTY_LIST_METHODS.contains(&m) =>
