@@ -613,8 +613,6 @@ fn hex_decode(hex: &str) -> Vec<u8> {
         .collect()
 }
 
-/// The server: every tool above, the 2020-12 tool with its hand-written schema, and empty
-/// prompt and resource lists.
 // ---- resources: the suite's fixtures, through `#[resource]` -------------------------------------
 
 /// The bytes of [`PNG`], served as a blob.
@@ -678,6 +676,8 @@ fn template_data(id: String) -> TemplateData {
     }
 }
 
+/// The server: every tool above, the 2020-12 tool with its hand-written schema, the resource
+/// fixtures, and an empty prompt list.
 pub fn server() -> Server {
     let table = tools![
         test_simple_text,

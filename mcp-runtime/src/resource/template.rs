@@ -115,6 +115,9 @@ fn match_from(parts: &[Part], uri: &str, out: &mut Vec<(String, String)>) -> boo
                 .map(|(i, _)| i)
                 .chain([uri.len()])
             {
+                if end == 0 {
+                    break;
+                }
                 let candidate = &uri[..end];
                 if *op == Op::Simple && candidate.contains(['/', '?', '#']) {
                     break;
