@@ -695,8 +695,71 @@ async fn test_input_required_result_prompt(ctx: &Context) -> Result<String, Tool
     Ok(format!("Write with this context in mind: {context}"))
 }
 
+// ---- resources: the suite's fixtures, through `#[resource]` -------------------------------------
+
+/// The bytes of [`PNG`], served as a blob.
+const PNG_BYTES: [u8; 70] = [
+    0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0x00, 0x00, 0x0d, 0x49, 0x48, 0x44, 0x52,
+    0x00, 0x00, 0x00, 0x01, 0x00, 0x00, 0x00, 0x01, 0x08, 0x06, 0x00, 0x00, 0x00, 0x1f, 0x15, 0xc4,
+    0x89, 0x00, 0x00, 0x00, 0x0d, 0x49, 0x44, 0x41, 0x54, 0x78, 0xda, 0x63, 0xfc, 0xcf, 0xc0, 0xf0,
+    0x1f, 0x00, 0x05, 0x05, 0x02, 0x00, 0x5f, 0xc8, 0xf1, 0xd2, 0x00, 0x00, 0x00, 0x00, 0x49, 0x45,
+    0x4e, 0x44, 0xae, 0x42, 0x60, 0x82,
+];
+
+/// A static text resource.
+#[resource(
+    uri = "test://static-text",
+    name = "static-text",
+    mime_type = "text/plain"
+)]
+fn static_text() -> String {
+    "This is the content of the static text resource.".into()
+}
+
+/// A static binary resource (a 1x1 red PNG).
+#[resource(
+    uri = "test://static-binary",
+    name = "static-binary",
+    mime_type = "image/png"
+)]
+fn static_binary() -> Vec<u8> {
+    PNG_BYTES.to_vec()
+}
+
+/// A resource clients subscribe to.
+#[resource(
+    uri = "test://watched-resource",
+    name = "watched-resource",
+    mime_type = "text/plain"
+)]
+fn watched_resource() -> String {
+    "Watched resource content.".into()
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct TemplateData {
+    id: String,
+    template_test: bool,
+    data: String,
+}
+
+/// Data for one id, from a template.
+#[resource(
+    uri = "test://template/{id}/data",
+    name = "template-data",
+    mime_type = "application/json"
+)]
+fn template_data(id: String) -> TemplateData {
+    TemplateData {
+        data: format!("Data for ID: {id}"),
+        template_test: true,
+        id,
+    }
+}
+
 /// The server: every tool above, the 2020-12 tool with its hand-written schema, every prompt
-/// fixture, and empty resource lists.
+/// fixture and every resource fixture.
 pub fn server() -> Server {
     let table = tools![
         test_simple_text,
@@ -748,7 +811,12 @@ pub fn server() -> Server {
             test_input_required_result_prompt,
         ])
         .tools(conformance_tasks::tools())
-        .empty_prompts_and_resources()
+        .resources(resources![
+            static_text,
+            static_binary,
+            watched_resource,
+            template_data
+        ])
         .build()
         .expect("every tool's state is given")
 }

@@ -1,4 +1,5 @@
-//! The `#[tool]` and `#[toolbox]` attributes and the `tools![…]` macro of `mcp-runtime`.
+//! The `#[tool]`, `#[toolbox]` and `#[resource]` attributes and the `tools![…]` and
+//! `resources![…]` macros of `mcp-runtime`.
 //!
 //! Depend on `mcp-runtime`, not on this crate: the generated code names `::mcp_runtime`, and
 //! `mcp-runtime` re-exports the macros (also in its `prelude`).
@@ -14,6 +15,7 @@ mod fallback;
 mod model;
 mod paths;
 mod prompt;
+mod resource;
 mod toolbox;
 
 use proc_macro::TokenStream;
@@ -103,7 +105,41 @@ pub fn prompts(input: TokenStream) -> TokenStream {
     debug_print("prompts!", expand::expand_tools(input.into(), Kind::Prompt)).into()
 }
 
+#[doc = include_str!("resource.md")]
+#[proc_macro_attribute]
+pub fn resource(attr: TokenStream, item: TokenStream) -> TokenStream {
+    debug_print("#[resource]", expand_resource(attr.into(), item.into())).into()
+}
+
+/// Builds a [`ResourceTable`] from `#[resource]` functions, in the order given. Listing one twice,
+/// two that publish the same URI, or none is a compile error; `resources![crate = path; …]`
+/// names a re-exported runtime.
+///
+/// [`ResourceTable`]: https://docs.rs/mcp-runtime/latest/mcp_runtime/struct.ResourceTable.html
+#[proc_macro]
+pub fn resources(input: TokenStream) -> TokenStream {
+    debug_print(
+        "resources!",
+        expand::expand_list(input.into(), &resource::RESOURCES),
+    )
+    .into()
+}
+
 type Tokens = proc_macro2::TokenStream;
+
+/// `#[resource]` on a function.
+fn expand_resource(attr: Tokens, item: Tokens) -> Tokens {
+    let kind = |item| match item {
+        syn::Item::Fn(f) => Ok(f),
+        other => Err(fallback::not_a_fn("#[resource]", &other)),
+    };
+    let model = |cx: &Ctxt, f| {
+        let res = resource::ResourceFn::from_syn(cx, attr, f);
+        resource::check(cx, &res);
+        res
+    };
+    run(item, kind, model, resource::expand, resource::fallback)
+}
 
 /// `#[tool]` on a function.
 fn expand_tool(attr: Tokens, item: Tokens) -> Tokens {

@@ -89,7 +89,21 @@ private_paths! {
     prompt_ret_fns => PromptRetFns;
     prompt_ret_fns_of => prompt_ret_fns;
     complete_fn => CompleteFn;
+    resource_def => ResourceDef;
+    resource_spec => ResourceSpec;
+    resource_set => ResourceSet;
+    resource_table => ResourceTable;
+    resource_annotations => ResourceAnnotations;
+    resource_contents => ResourceContents;
+    var_fns => VarFns;
+    var_fns_of => var_fns;
+    res_ret_fns => ResRetFns;
+    result_res_kind => ResultResKind;
+    direct_res_kind => DirectResKind;
+    json_res_kind => JsonResKind;
     complete_with => complete_with;
+    fixed_candidates => fixed_candidates;
+    complete_request => CompleteRequest;
     /// `Option`, named absolutely so that a user type called `Option` cannot capture it.
     option => std::option::Option;
     result => std::result::Result;
@@ -119,14 +133,6 @@ impl Paths {
         match kind {
             Kind::Tool => self.tool_set(),
             Kind::Prompt => self.prompt_set(),
-        }
-    }
-
-    /// What `tools![…]` or `prompts![…]` builds.
-    pub fn table_ty(&self, kind: Kind) -> TokenStream {
-        match kind {
-            Kind::Tool => self.tool_table(),
-            Kind::Prompt => self.prompt_table(),
         }
     }
 

@@ -18,6 +18,10 @@
 //!   return value the messages: [`PromptMessage`]); [`prompts!`] collects them into a
 //!   [`PromptTable`] that [`ServerBuilder::prompts`] serves (`prompts/list`, `prompts/get`).
 //!   `#[arg(complete = f)]` and string enums answer `completion/complete` ([`CompleteRequest`]).
+//! - [`#[resource]`](macro@resource) publishes a function as a resource (a fixed URI) or a
+//!   resource template (an RFC 6570 URI template whose variables are its parameters), and
+//!   [`resources!`] collects them into a [`ResourceTable`] for [`ServerBuilder::resources`]:
+//!   `resources/list`, `resources/templates/list`, `resources/read` and subscriptions.
 //! - [`Context`] (a `&Context` parameter) is the request: progress, log messages, cancellation,
 //!   elicitation, and who is calling.
 //! - [`task`]: a tool marked `#[tool(task)]` can be called as a task in both eras; its state sits
@@ -34,6 +38,7 @@
 //! | `http` | yes | Streamable HTTP on axum: [`transport::http::router`], [`Server::serve_http`], a bearer-token layer |
 //! | (none) | always | prompts: [`macro@prompt`], [`prompts!`], `prompts/list`, `prompts/get`, elicitation mid-`prompts/get` in both eras; completions: `completion/complete` from `#[arg(complete = f)]` and string enums |
 //! | (always) tasks | yes | long-running tools: `#[tool(task)]`, the `tasks/*` methods of both eras, [`task::TaskStore`]; [`Client::call_tool_as_task`] and the other task calls |
+//! | (none) | always | resources: [`#[resource]`](macro@resource), [`resources!`], `resources/list`, `resources/templates/list`, `resources/read`, subscriptions |
 //! | `cli` | no | [`cli`]: a server binary's command line (clap): stdio or `--http ADDR`, `--help`, `--version`; `cli::run(server)` is a whole `main` |
 //! | `redis` | no | `transport::http::store::RedisSessionStore`: handshake-era sessions in Redis, so replicas behind a round-robin balancer serve one session (implies `http`) |
 //!
@@ -79,6 +84,7 @@ pub mod server;
 pub mod transport;
 
 pub mod prompt;
+pub mod resource;
 pub mod tool;
 
 pub mod context;
@@ -102,6 +108,9 @@ pub use prompt::{
     CompleteRequest, GetPromptResult, Prompt, PromptBuildError, PromptMessage, PromptTable, Role,
 };
 pub use protocol::{ClientCapabilities, Implementation, LogLevel};
+pub use resource::{
+    IntoResourceContents, Json, ResourceContents, ResourceSet, ResourceSpec, ResourceTable, UriVar,
+};
 pub use server::{BuildError, Server, ServerBuilder};
 pub use tool::{
     Annotations, CallToolResult, Content, Contents, DuplicateTool, IntoToolOutput, StateMap, Tool,
@@ -109,7 +118,7 @@ pub use tool::{
 };
 
 #[doc(inline)]
-pub use mcp_macros::{prompt, prompts, tool, toolbox, tools};
+pub use mcp_macros::{prompt, prompts, resource, resources, tool, toolbox, tools};
 
 /// The schemars this crate uses (1.x): `#[derive(JsonSchema)]` with [`prelude`] imported needs no
 /// schemars dependency of your own. A `JsonSchema` of another major version is another trait, and
@@ -138,7 +147,8 @@ pub mod prelude {
         tool, toolbox, tools,
     };
     pub use crate::{
-        CompleteRequest, GetPromptResult, PromptMessage, PromptTable, prompt, prompts,
+        CompleteRequest, GetPromptResult, PromptMessage, PromptTable, ResourceContents,
+        ResourceTable, UriVar, prompt, prompts, resource, resources,
     };
     /// In scope for `#[derive(JsonSchema)]`, whose expansion names `schemars::…`: with the
     /// prelude imported, the derive needs no direct schemars dependency and no attribute.

@@ -13,9 +13,14 @@ use serde::de::DeserializeOwned;
 
 pub use crate::context::Context;
 pub use crate::error::{IntoToolError, ToolError};
-pub use crate::prompt::complete::{CompleteFn, complete_with};
+pub use crate::prompt::complete::{CompleteFn, CompleteRequest, complete_with};
 pub use crate::prompt::message::{PromptRetFns, prompt_ret_fns};
 pub use crate::prompt::{GetPromptResult, PromptDef, PromptSet, PromptSpec, PromptTable};
+pub use crate::resource::generated::{
+    DirectResKind, JsonResKind, ResRetFns, ResultResKind, VarFns, fixed_candidates, var_fns,
+};
+pub use crate::resource::{ResourceAnnotations, ResourceContents, ResourceDef, ResourceSet};
+pub use crate::resource::{ResourceSpec, ResourceTable};
 pub use crate::schema::{ArgSpec, Constraints, FlatKeys, InputSchema, Num, OutputSchema};
 pub use crate::tool::call::CallParts;
 pub use crate::tool::content::CallToolResult;

@@ -15,6 +15,14 @@ pub(super) const CRATE: &str = "crate";
 pub(super) const RENAME_ALL: &str = "rename_all";
 pub(super) const TASK: &str = "task";
 
+pub(super) const URI: &str = "uri";
+pub(super) const MIME_TYPE: &str = "mime_type";
+pub(super) const SIZE: &str = "size";
+pub(super) const ANNOTATIONS: &str = "annotations";
+pub(super) const AUDIENCE: &str = "audience";
+pub(super) const PRIORITY: &str = "priority";
+pub(super) const LAST_MODIFIED: &str = "last_modified";
+
 pub(super) const PATTERN: &str = "pattern";
 pub(super) const MINIMUM: &str = "minimum";
 pub(super) const MIN: &str = "min";
@@ -51,6 +59,21 @@ pub(super) const TOOL_KEYS: &[&str] = &[
 
 /// Every key `#[prompt(...)]` accepts.
 pub(super) const PROMPT_KEYS: &[&str] = &[NAME, TITLE, DESCRIPTION, RENAME_ALL, CRATE];
+/// Every key `#[resource(...)]` accepts.
+pub(super) const RESOURCE_KEYS: &[&str] = &[
+    URI,
+    NAME,
+    TITLE,
+    DESCRIPTION,
+    MIME_TYPE,
+    SIZE,
+    ANNOTATIONS,
+    COMPLETE,
+    CRATE,
+];
+
+/// Every key of `#[resource(annotations(...))]`.
+pub(super) const ANNOTATION_KEYS: &[&str] = &[AUDIENCE, PRIORITY, LAST_MODIFIED];
 
 /// Every key `#[toolbox(...)]` accepts: what its `#[tool]` methods share.
 pub(super) const TOOLBOX_KEYS: &[&str] = &[RENAME_ALL, CRATE];

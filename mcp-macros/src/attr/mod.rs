@@ -8,10 +8,12 @@
 //! - `tool`: `ToolAttrs`, the keys of `#[tool(...)]`, and of `#[toolbox(...)]` (a subset).
 //! - `task`: `TaskKey`, the value of `task` (`execution.taskSupport`).
 //! - `arg`: `ArgAttrs`, the keys of a parameter's `#[arg(...)]`.
+//! - `resource`: `ResourceAttrs`, the keys of `#[resource(...)]` and its nested `annotations(...)`.
 
 mod arg;
 mod case;
 mod keys;
+mod resource;
 mod slot;
 mod task;
 mod tool;
@@ -19,6 +21,7 @@ mod value;
 
 pub(crate) use arg::ArgAttrs;
 pub(crate) use case::RenameRule;
+pub(crate) use resource::ResourceAttrs;
 pub(crate) use slot::{Attr, Num, Sp};
 pub(crate) use task::TaskKey;
 pub(crate) use tool::ToolAttrs;

@@ -10,19 +10,22 @@ use crate::model::{Param, ToolFn};
 use crate::paths::Paths;
 
 pub fn expand_state(tool: &ToolFn, paths: &Paths) -> TokenStream {
+    let injected = tool.params.iter().map(|p| matches!(p, Param::Inject(_)));
+    expand_state_fn(injected, paths)
+}
+
+/// `__mcp_state()`: the state requirement of each parameter for which `injected` is true (the
+/// `i`th one's through its checked bundle), for `#[tool]` and `#[resource]` alike.
+pub(crate) fn expand_state_fn(injected: impl Iterator<Item = bool>, paths: &Paths) -> TokenStream {
     let vec = paths.vec();
     let option = paths.option();
     let state_req = paths.state_req();
-    let reqs: Vec<TokenStream> = tool
-        .params
-        .iter()
+    let reqs: Vec<TokenStream> = injected
         .enumerate()
-        .filter_map(|(i, p)| match p {
-            Param::Inject(_) => {
-                let fns = type_fns(i);
-                Some(quote!((#fns().state_req)()))
-            }
-            Param::Arg(_) => None,
+        .filter(|(_, injected)| *injected)
+        .map(|(i, _)| {
+            let fns = type_fns(i);
+            quote!((#fns().state_req)())
         })
         .collect();
     let n = reqs.len();

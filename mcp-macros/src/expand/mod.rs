@@ -13,8 +13,12 @@ use quote::quote;
 
 use crate::model::{Kind, ToolFn};
 
-pub use register::{expand_registration, expand_single_set, expand_texts, expand_tools};
+pub(crate) use handler::expand_state_fn;
+pub use register::{
+    ListKind, expand_list, expand_registration, expand_single_set, expand_texts, expand_tools,
+};
 pub use toolbox::expand_toolbox;
+pub(crate) use validate::expand_bundle_fn;
 pub use validate::type_text;
 
 /// The expansion of a `#[tool]` function that passed every check.
@@ -101,12 +105,12 @@ pub(crate) fn respan(tokens: TokenStream, span: proc_macro2::Span) -> TokenStrea
 }
 
 /// The local that holds the `i`th parameter in the handler.
-fn binding(i: usize) -> syn::Ident {
+pub(crate) fn binding(i: usize) -> syn::Ident {
     quote::format_ident!("__mcp_arg_{}", i)
 }
 
 /// The generated fn returning the checked operations on the `i`th parameter's type.
-fn type_fns(i: usize) -> syn::Ident {
+pub(crate) fn type_fns(i: usize) -> syn::Ident {
     quote::format_ident!("__mcp_type_{}", i)
 }
 

@@ -146,42 +146,89 @@ impl Parse for ToolsInput {
     }
 }
 
+/// What differs between `tools![…]` and `resources![…]`: the set trait and its constant of
+/// published keys, the table, and the words of the errors.
+pub struct ListKind {
+    /// `tools` or `resources`.
+    pub macro_name: &'static str,
+    /// What one entry is, for the error of an empty list.
+    pub entries: &'static str,
+    pub set: fn(&Paths) -> TokenStream,
+    pub table: fn(&Paths) -> TokenStream,
+    /// The set's constant listing what it publishes (`NAMES`, `URIS`).
+    pub keys: &'static str,
+    /// The error when two entries publish the same key.
+    pub duplicate: fn(&str, &str) -> String,
+}
+
+/// `tools![…]`.
+pub const TOOLS: ListKind = ListKind {
+    macro_name: "tools",
+    entries: "`#[tool]` function or `#[toolbox]` type: `tools![my_tool, MyState]`",
+    set: Paths::tool_set,
+    table: Paths::tool_table,
+    keys: "NAMES",
+    duplicate: |a, b| {
+        format!(
+            "`{a}` and `{b}` publish a tool under the same name; give one of the two tools another `#[tool(name = \"...\")]`"
+        )
+    },
+};
+
+/// `prompts![…]`.
+pub const PROMPTS: ListKind = ListKind {
+    macro_name: "prompts",
+    entries: "`#[prompt]` function: `prompts![my_prompt]`",
+    set: Paths::prompt_set,
+    table: Paths::prompt_table,
+    keys: "NAMES",
+    duplicate: |a, b| {
+        format!(
+            "`{a}` and `{b}` publish a prompt under the same name; give one of the two prompts another `#[prompt(name = \"...\")]`"
+        )
+    },
+};
+
 /// `tools![…]` (`Kind::Tool`) or `prompts![…]` (`Kind::Prompt`).
 pub fn expand_tools(input: TokenStream, kind: Kind) -> TokenStream {
+    match kind {
+        Kind::Tool => expand_list(input, &TOOLS),
+        Kind::Prompt => expand_list(input, &PROMPTS),
+    }
+}
+
+/// A list macro: its entries' specs in one table, a key published twice refused at compile time.
+pub fn expand_list(input: TokenStream, kind: &ListKind) -> TokenStream {
     let parsed = match syn::parse2::<ToolsInput>(input) {
         Ok(p) => p,
-        Err(e) => return tools_fallback(kind, &Paths::default(), e),
+        Err(e) => return tools_fallback(&Paths::default(), kind, e),
     };
     let paths = match &parsed.krate {
         Some(root) => Paths::with_root(root),
         None => Paths::default(),
     };
-    if let Err(e) = check_tools(kind, &parsed.tools) {
-        return tools_fallback(kind, &paths, e);
+    if let Err(e) = check_tools(&parsed.tools, kind) {
+        return tools_fallback(&paths, kind, e);
     }
-    let tool_set = paths.set_trait(kind);
-    let tool_table = paths.table_ty(kind);
-    let noun = kind.noun();
+    let tool_set = (kind.set)(&paths);
+    let tool_table = (kind.table)(&paths);
     let shares_name = paths.shares_name();
+    let keys = syn::Ident::new(kind.keys, Span::call_site());
     let tools = &parsed.tools;
 
     // -- one compile-time comparison per pair, spanned at the later path --
     let mut checks = TokenStream::new();
     for (j, b) in tools.iter().enumerate() {
         for a in &tools[..j] {
-            let msg = format!(
-                "`{}` and `{}` publish a {noun} under the same name; give one of the two {noun}s another `#[{noun}(name = \"...\")]`",
-                path_text(a),
-                path_text(b)
-            );
-            // The last segment names the tool: the smallest token to point at.
+            let msg = (kind.duplicate)(&path_text(a), &path_text(b));
+            // The last segment names the entry: the smallest token to point at.
             let span = b
                 .segments
                 .last()
                 .map_or_else(|| b.span(), |s| s.ident.span());
             checks.extend(quote_spanned! {span=>
                 const _: () = ::core::assert!(
-                    !#shares_name(<#a as #tool_set>::NAMES, <#b as #tool_set>::NAMES),
+                    !#shares_name(<#a as #tool_set>::#keys, <#b as #tool_set>::#keys),
                     #msg
                 );
             });
@@ -195,22 +242,15 @@ pub fn expand_tools(input: TokenStream, kind: Kind) -> TokenStream {
     }
 }
 
-/// A list names each tool once, and at least one.
-fn check_tools(kind: Kind, tools: &[syn::Path]) -> syn::Result<()> {
+/// A list names each entry once, and at least one.
+fn check_tools(tools: &[syn::Path], kind: &ListKind) -> syn::Result<()> {
+    let name = kind.macro_name;
     if tools.is_empty() {
         return Err(syn::Error::new(
             Span::call_site(),
-            match kind {
-                Kind::Tool => {
-                    "`tools![]` needs at least one `#[tool]` function or `#[toolbox]` type: `tools![my_tool, MyState]`"
-                }
-                Kind::Prompt => {
-                    "`prompts![]` needs at least one `#[prompt]` function: `prompts![my_prompt]`"
-                }
-            },
+            format!("`{name}![]` needs at least one {}", kind.entries),
         ));
     }
-    let list = format!("{}s![...]", kind.noun());
     let mut seen: HashMap<String, &syn::Path> = HashMap::new();
     let mut error: Option<syn::Error> = None;
     for path in tools {
@@ -218,7 +258,7 @@ fn check_tools(kind: Kind, tools: &[syn::Path]) -> syn::Result<()> {
         if let Some(first) = seen.get(&key) {
             let mut e = syn::Error::new_spanned(
                 path,
-                format!("`{key}` is listed twice in `{list}`; remove one"),
+                format!("`{key}` is listed twice in `{name}![...]`; remove one"),
             );
             e.combine(syn::Error::new_spanned(
                 first,
@@ -240,8 +280,8 @@ fn path_text(path: &syn::Path) -> String {
 }
 
 /// The errors, and an empty table so the code using the table sees the type it expects.
-fn tools_fallback(kind: Kind, paths: &Paths, error: syn::Error) -> TokenStream {
-    let tool_table = paths.table_ty(kind);
+fn tools_fallback(paths: &Paths, kind: &ListKind, error: syn::Error) -> TokenStream {
+    let tool_table = (kind.table)(paths);
     let default = paths.default_trait();
     let error = error.to_compile_error();
     quote! {

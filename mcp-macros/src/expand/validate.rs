@@ -44,7 +44,7 @@ pub fn expand_contracts(tool: &ToolFn, paths: &Paths) -> TokenStream {
 
 /// `fn f() -> Bundle<T> { bundle_of::<T>() }`, spanned at `T`: the bundle fn's bound is the type's
 /// contract.
-fn expand_bundle_fn(
+pub(crate) fn expand_bundle_fn(
     f: &syn::Ident,
     ty: &syn::Type,
     bundle: TokenStream,

@@ -25,6 +25,7 @@ mod prompts;
 pub use prompts::Completion;
 pub mod in_process;
 mod io;
+mod resources;
 mod tasks;
 
 use std::collections::HashMap;

@@ -53,10 +53,36 @@ impl Client {
         value: &str,
         given: impl IntoIterator<Item = (&'a str, &'a str)>,
     ) -> Result<Completion, ClientError> {
+        let reference = json!({"type": "ref/prompt", "name": prompt});
+        self.complete_ref(reference, argument, value, strings(given))
+            .await
+    }
+
+    /// Completes the variable `variable` of the resource template `uri_template` (as published,
+    /// `notes://{title}`) from what was typed (`value`), with the variables already given.
+    pub async fn complete_resource<'a>(
+        &self,
+        uri_template: &str,
+        variable: &str,
+        value: &str,
+        given: impl IntoIterator<Item = (&'a str, &'a str)>,
+    ) -> Result<Completion, ClientError> {
+        let reference = json!({"type": "ref/resource", "uri": uri_template});
+        self.complete_ref(reference, variable, value, strings(given))
+            .await
+    }
+
+    async fn complete_ref(
+        &self,
+        reference: Value,
+        argument: &str,
+        value: &str,
+        given: Map<String, Value>,
+    ) -> Result<Completion, ClientError> {
         let params = json!({
-            "ref": {"type": "ref/prompt", "name": prompt},
+            "ref": reference,
             "argument": {"name": argument, "value": value},
-            "context": {"arguments": strings(given)},
+            "context": {"arguments": given},
         });
         let raw = self.request("completion/complete", params).await?;
         let c = raw.get("completion");

@@ -8,7 +8,8 @@ use std::sync::Arc;
 use futures_util::future::BoxFuture;
 use serde_json::{Value, json};
 
-use crate::error::ToolError;
+use crate::error::{ProtocolError, ToolError};
+use crate::tool::panic::{catch, next_error_id};
 use crate::tool::state::StateMap;
 
 /// The most values one `completion/complete` answer holds (the specification's limit); `total`
@@ -150,6 +151,32 @@ pub fn complete_with<M, F: Completer<M>>(
     request: CompleteRequest,
 ) -> BoxFuture<'static, Result<Vec<String>, ToolError>> {
     f.complete(request)
+}
+
+/// Runs the completion fn of argument `argument` of `owner` (a prompt, or a resource template)
+/// with its panics contained: its values, or the JSON-RPC error `completion/complete` answers. A
+/// `ToolError` the fn returns shows its message (if it has one for the model); a panic is hidden
+/// and logged with an error id.
+pub(crate) async fn run_completer(
+    kind: &str,
+    owner: &str,
+    argument: &str,
+    completion: BoxFuture<'static, Result<Vec<String>, ToolError>>,
+) -> Result<Vec<String>, ProtocolError> {
+    match catch(completion).await {
+        Ok(Ok(values)) => Ok(values),
+        Ok(Err(e)) => {
+            let message = e.message().unwrap_or("the completion failed").to_owned();
+            Err(ProtocolError::internal(format!(
+                "Error completing {argument}: {message}"
+            )))
+        }
+        Err(panic) => {
+            let id = next_error_id();
+            tracing::error!(%kind, owner, error_id = %id, "completion panicked at {}: {}", panic.location, panic.message);
+            Err(ProtocolError::internal("Internal error").with_data(json!({"errorId": id})))
+        }
+    }
 }
 
 /// The values of a fixed set that start with `prefix`, in order.

@@ -12,7 +12,7 @@ use serde_json::{Map, Value, json};
 
 use crate::context::Context;
 use crate::error::{ProtocolError, ToolErrorKind};
-use crate::prompt::complete::{CompleteRequest, completion_result, filter_prefix};
+use crate::prompt::complete::{CompleteRequest, completion_result, filter_prefix, run_completer};
 use crate::prompt::message::GetPromptResult;
 use crate::prompt::spec::Prompt;
 use crate::tool::call::CallParts;
@@ -139,23 +139,7 @@ impl Prompt {
             .map(|(_, f)| *f);
         let values = match completer {
             None => filter_prefix(&arg.choices, &request.value),
-            Some(f) => match catch(f(request)).await {
-                Ok(Ok(values)) => values,
-                Ok(Err(e)) => {
-                    let message = e.message().unwrap_or("the completion failed").to_owned();
-                    return Err(ProtocolError::internal(format!(
-                        "Error completing {}: {message}",
-                        arg.name
-                    )));
-                }
-                Err(panic) => {
-                    let id = next_error_id();
-                    tracing::error!(prompt = self.name(), error_id = %id, "completion panicked at {}: {}", panic.location, panic.message);
-                    return Err(
-                        ProtocolError::internal("Internal error").with_data(json!({"errorId": id}))
-                    );
-                }
-            },
+            Some(f) => run_completer("prompt", self.name(), &arg.name, f(request)).await?,
         };
         Ok(completion_result(values))
     }

@@ -8,9 +8,11 @@ use std::time::Duration;
 use serde_json::{Value, json};
 use tokio::sync::Semaphore;
 
+use super::resources::ResourceUpdates;
 use super::{Server, ServerInner};
 use crate::prompt::{PromptBuildError, PromptTable, Prompts};
 use crate::protocol::Implementation;
+use crate::resource::{DuplicateResource, ResourceTable};
 use crate::task::run::Tasks;
 use crate::task::{MemoryTaskStore, TaskOptions, TaskStore};
 use crate::tool::call::UnknownToolPolicy;
@@ -85,6 +87,8 @@ pub struct ServerBuilder {
     instructions: Option<String>,
     tools: Vec<ToolTable>,
     prompts: Vec<PromptTable>,
+    resources: Vec<ResourceTable>,
+    resource_updates: ResourceUpdates,
     state: StateMap,
     options: ServerOptions,
     task_store: Option<Arc<dyn TaskStore>>,
@@ -93,9 +97,9 @@ pub struct ServerBuilder {
 /// Why a server could not be built.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum BuildError {
-    /// A tool borrows a state type the builder was not given.
+    /// A tool (or a resource) borrows a state type the builder was not given.
     MissingState {
-        /// The tool.
+        /// The tool (or the resource's name).
         tool: String,
         /// The type it borrows.
         type_name: String,
@@ -104,6 +108,11 @@ pub enum BuildError {
     InvalidOption(String),
     /// Two of the tool tables given to the builder publish the same name.
     DuplicateTool(DuplicateTool),
+    /// Two of the resource tables given to the builder publish the same URI.
+    DuplicateResource(DuplicateResource),
+    /// A resource cannot be served (a URI template `#[resource]` did not check, or a URI twice
+    /// in one hand-made table); a resource borrowing missing state is [`BuildError::MissingState`].
+    Resource(String),
     /// A tool's contract cannot be served (a schema keyword or pattern the validator does not
     /// implement, named with its JSON Pointer, or a panic while its schemas were generated).
     Tool(ToolBuildError),
@@ -124,6 +133,8 @@ impl fmt::Display for BuildError {
             ),
             BuildError::InvalidOption(m) => f.write_str(m),
             BuildError::DuplicateTool(d) => d.fmt(f),
+            BuildError::DuplicateResource(d) => d.fmt(f),
+            BuildError::Resource(m) => f.write_str(m),
             BuildError::Tool(e) => e.fmt(f),
             BuildError::Prompt(e) => e.fmt(f),
             BuildError::Several(all) => {
@@ -151,6 +162,8 @@ impl Server {
             instructions: None,
             tools: Vec::new(),
             prompts: Vec::new(),
+            resources: Vec::new(),
+            resource_updates: ResourceUpdates::default(),
             state: StateMap::new(),
             options: ServerOptions::default(),
             task_store: None,
@@ -200,6 +213,23 @@ impl ServerBuilder {
     pub fn prompts(mut self, prompts: PromptTable) -> Self {
         self.prompts.push(prompts);
         self
+    }
+
+    /// Resources and resource templates to serve (the table `resources![…]` builds). Like
+    /// [`ServerBuilder::tools`], each call adds its table after the others; a URI published by two
+    /// tables fails [`ServerBuilder::build`] with [`BuildError::DuplicateResource`]. With at least
+    /// one resource the server declares the `resources` capability (`subscribe: true`,
+    /// `listChanged: false`: the set is fixed once built).
+    pub fn resources(mut self, resources: ResourceTable) -> Self {
+        self.resources.push(resources);
+        self
+    }
+
+    /// The handle that tells subscribed clients a resource changed, available before the server
+    /// is built so that state given to [`ServerBuilder::state`] can keep a clone; the built
+    /// server's [`Server::resource_updates`] is the same handle.
+    pub fn resource_updates(&self) -> ResourceUpdates {
+        self.resource_updates.clone()
     }
 
     setters! {
@@ -287,10 +317,18 @@ impl ServerBuilder {
             problems.extend(found.into_iter().map(BuildError::Prompt));
             Prompts::default()
         });
+        let resources = ResourceTable::merge(&self.resources).unwrap_or_else(|duplicates| {
+            problems.extend(duplicates.into_iter().map(BuildError::DuplicateResource));
+            ResourceTable::default()
+        });
+        problems.extend(resources.check().into_iter().map(BuildError::Resource));
         let borrowers = tools.specs().iter().map(|s| (s.name, (s.state)()));
         let prompt_borrowers = self.prompts.iter().flat_map(|t| t.specs());
         let prompt_borrowers = prompt_borrowers.map(|s| (s.name, (s.state)()));
-        for (name, reqs) in borrowers.chain(prompt_borrowers) {
+        let resource_borrowers = resources.specs().into_iter();
+        let resource_borrowers = resource_borrowers.map(|s| (s.name, (s.state)()));
+        let borrowers = borrowers.chain(prompt_borrowers).chain(resource_borrowers);
+        for (name, reqs) in borrowers {
             for req in reqs {
                 if !self.state.contains(req.type_id) {
                     problems.push(BuildError::MissingState {
@@ -339,7 +377,6 @@ impl ServerBuilder {
             .options
             .max_concurrent_calls
             .map(|n| Arc::new(Semaphore::new(n)));
-        let capabilities = capabilities(&self.options, &prompts);
         let tasks = tools
             .iter()
             .any(|t| t.task_support() != TaskSupport::Forbidden)
@@ -348,10 +385,22 @@ impl ServerBuilder {
                 let store = store.unwrap_or_else(|| Arc::new(MemoryTaskStore::new()));
                 Arc::new(Tasks::new(store, self.options.tasks))
             });
+        let capabilities = capabilities(&self.options, &prompts, &resources);
+        // The 2026-07-28 revision replaced `resources/subscribe` with a `subscriptions/listen`
+        // stream, not served yet: stateless clients are not told of subscriptions.
+        let mut discover_capabilities = capabilities.clone();
+        if let Some(r) = discover_capabilities
+            .get_mut("resources")
+            .and_then(Value::as_object_mut)
+        {
+            r.remove("subscribe");
+        }
         Ok(Server {
             inner: Arc::new(ServerInner {
                 tools,
                 prompts,
+                resources,
+                resource_updates: self.resource_updates,
                 state: Arc::new(self.state),
                 info: self.info,
                 instructions: self.instructions,
@@ -359,13 +408,14 @@ impl ServerBuilder {
                 call_slots,
                 capabilities,
                 tasks,
+                discover_capabilities,
             }),
         })
     }
 }
 
 /// The capabilities `initialize` and `server/discover` declare.
-fn capabilities(options: &ServerOptions, prompts: &Prompts) -> Value {
+fn capabilities(options: &ServerOptions, prompts: &Prompts, resources: &ResourceTable) -> Value {
     let mut caps = json!({"tools": {"listChanged": false}, "logging": {}});
     if options.empty_prompts_and_resources {
         caps["prompts"] = json!({});
@@ -375,7 +425,10 @@ fn capabilities(options: &ServerOptions, prompts: &Prompts) -> Value {
     if !prompts.is_empty() {
         caps["prompts"] = json!({"listChanged": false});
     }
-    if prompts.list().iter().any(|p| p.completes()) {
+    if !resources.is_empty() {
+        caps["resources"] = json!({"subscribe": true, "listChanged": false});
+    }
+    if prompts.list().iter().any(|p| p.completes()) || resources.completes() {
         caps["completions"] = json!({});
     }
     caps

@@ -1,11 +1,10 @@
-//! `completion/complete`: a prompt argument's `complete = fn`, or the fixed values of its type,
-//! capped at 100 values with `total` and `hasMore`.
+//! `completion/complete`: a prompt argument's or a template variable's `complete = fn`, or the
+//! fixed values of its type, capped at 100 values with `total` and `hasMore`.
 
 use std::collections::BTreeMap;
 
 use super::*;
 use crate::prompt::CompleteRequest;
-use crate::prompt::complete::completion_result;
 
 impl Server {
     pub(super) async fn complete(&self, req: &Request) -> Result<Value, ProtocolError> {
@@ -49,8 +48,16 @@ impl Server {
                 };
                 prompt.complete(request).await
             }
-            // resource templates: wired at merge
-            Some("ref/resource") => Ok(completion_result(Vec::new())),
+            Some("ref/resource") => {
+                let uri = text(reference, "uri").ok_or_else(|| invalid("needs `ref.uri`"))?;
+                let request = CompleteRequest {
+                    argument: arg_name,
+                    value,
+                    arguments,
+                    state: self.inner.state.clone(),
+                };
+                self.inner.resources.complete(&uri, request).await
+            }
             _ => Err(invalid(
                 "`ref.type` must be \"ref/prompt\" or \"ref/resource\"",
             )),

@@ -60,6 +60,7 @@ use crate::protocol::stateless::{
 use crate::protocol::{
     Implementation, Incoming, LogLevel, Notification, Request, RequestId, params_meta,
 };
+use crate::resource::ResourceTable;
 use crate::tool::content::CallToolResult;
 use crate::tool::output::ToolOutput;
 use crate::tool::panic::{Panicked, catch, catch_sync, next_error_id};
@@ -69,8 +70,10 @@ use crate::tool::table::ToolTable;
 mod batch;
 mod builder;
 mod completion;
+mod lifecycle;
 mod prompts;
 mod reply;
+mod resources;
 mod scope;
 mod span;
 mod tasks;
@@ -87,6 +90,7 @@ pub use builder::{
 };
 pub use reply::Reply;
 pub(crate) use reply::ReplyBody;
+pub use resources::{RESOURCE_NOT_FOUND, ResourceUpdates};
 
 /// A server: the tool table, the state tools borrow, the server's identity and its options.
 /// Cheap to clone; every connection shares one.
@@ -98,6 +102,8 @@ pub struct Server {
 struct ServerInner {
     tools: ToolTable,
     prompts: Prompts,
+    resources: ResourceTable,
+    resource_updates: ResourceUpdates,
     state: Arc<StateMap>,
     info: Implementation,
     instructions: Option<String>,
@@ -106,6 +112,8 @@ struct ServerInner {
     capabilities: Value,
     /// `None` when no tool can run as a task.
     tasks: Option<Arc<crate::task::run::Tasks>>,
+    /// What `server/discover` declares: the same, less what the 2026-07-28 era does not serve.
+    discover_capabilities: Value,
 }
 
 /// The methods of prompts, resources and completion a server with `empty_prompts_and_resources` answers.
@@ -304,8 +312,10 @@ impl Server {
         let method = req.method.as_str();
         let empty_lists =
             self.inner.options.empty_prompts_and_resources && EMPTY_LIST_METHODS.contains(&method);
+        let resources = self.serves_resources(method);
         if !KNOWN.contains(&method)
             && !empty_lists
+            && !resources
             && !self.serves(method)
             && !tasks::METHODS.contains(&method)
         {
@@ -328,6 +338,10 @@ impl Server {
             ("logging/setLevel", Some(_)) => Outcome::Answer(self.set_level(req, conn)),
             ("tools/list", Some(_)) => Outcome::Answer(self.list_tools(req)),
             (m, Some(_)) if tasks::METHODS.contains(&m) => self.tasks_session(req, conn).await,
+            (_, Some(h)) if resources => {
+                let scope = Scope::of_session(h);
+                self.resource_request(req, conn, cancel, scope).await
+            }
             (m, Some(h)) if m == "tools/call" || self.serves(m) => {
                 self.scoped(Scope::of_session(h), req, conn, cancel).await
             }
@@ -359,15 +373,21 @@ impl Server {
                 Some(cache),
             ),
             "tools/list" => (Outcome::Answer(self.list_tools(req)), Some(cache)),
-            m if m == "tools/call" || self.serves(m) => {
-                let scope = Scope {
-                    version: envelope.version,
-                    stateless: Some(envelope.log_level),
-                    peer: Arc::new(Peer {
-                        client_info: envelope.client_info,
-                        capabilities: envelope.capabilities,
-                    }),
+            m if self.serves_resources(m) => {
+                // A read is the caller's: not cached, nor shared.
+                let cache = match m {
+                    "resources/read" => CacheHint {
+                        ttl_ms: 0,
+                        public: false,
+                    },
+                    _ => cache,
                 };
+                let scope = Scope::of_envelope(envelope);
+                let outcome = self.resource_request(req, conn, cancel, scope).await;
+                (outcome, Some(cache))
+            }
+            m if m == "tools/call" || self.serves(m) => {
+                let scope = Scope::of_envelope(envelope);
                 let cache = (m == "prompts/list").then_some(cache);
                 (self.scoped(scope, req, conn, cancel).await, cache)
             }
@@ -405,52 +425,6 @@ impl Server {
         };
         stamp_result(&mut result, &self.inner.info, cache);
         Outcome::Answer(Ok(result))
-    }
-
-    fn initialize(&self, req: &Request, conn: &Connection) -> Result<Value, ProtocolError> {
-        let params = InitializeParams::parse(req.params.as_ref())?;
-        let version = params.negotiated_version();
-        let mut session = conn.lock_session();
-        if session.handshake.is_some() {
-            return Err(ProtocolError::invalid_request(
-                "Invalid Request: this connection is already initialized",
-            ));
-        }
-        tracing::info!(
-            requested = %params.requested_version,
-            version,
-            client = ?params.client_info.as_ref().map(|c| &c.name),
-            "initialize"
-        );
-        session.handshake = Some(Handshake {
-            version,
-            peer: Arc::new(Peer {
-                client_info: params.client_info,
-                capabilities: params.capabilities,
-            }),
-        });
-        Ok(initialize_result(
-            version,
-            &self.capabilities_for(version),
-            &self.inner.info,
-            self.instructions(),
-        ))
-    }
-
-    fn set_level(&self, req: &Request, conn: &Connection) -> Result<Value, ProtocolError> {
-        let level = req
-            .params
-            .as_ref()
-            .and_then(|p| p.get("level"))
-            .and_then(Value::as_str)
-            .and_then(LogLevel::parse)
-            .ok_or_else(|| {
-                ProtocolError::invalid_params(
-                    "Invalid params: `level` must be a log level such as \"info\"",
-                )
-            })?;
-        conn.lock_session().log_level = Some(level);
-        Ok(json!({}))
     }
 }
 

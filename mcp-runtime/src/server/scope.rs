@@ -22,6 +22,18 @@ impl Scope {
             peer: h.peer,
         }
     }
+
+    /// The scope of a stateless request, from its envelope.
+    pub(super) fn of_envelope(envelope: Envelope) -> Scope {
+        Scope {
+            version: envelope.version,
+            stateless: Some(envelope.log_level),
+            peer: Arc::new(Peer {
+                client_info: envelope.client_info,
+                capabilities: envelope.capabilities,
+            }),
+        }
+    }
 }
 
 impl Server {

@@ -1,0 +1,138 @@
+//! What the code `#[resource]` generates calls, re-exported through `__private`: the checked
+//! operations on a template variable's type and on the return type (text, bytes and contents
+//! directly, any other `Serialize` value as JSON), chosen by autoref on the type as written.
+
+use serde::Serialize;
+use serde_json::{Value, json};
+
+use crate::__private::RetProbe;
+use futures_util::future::BoxFuture;
+
+use crate::error::{IntoToolError, ProtocolError, ToolError};
+use crate::prompt::CompleteRequest;
+use crate::prompt::complete::filter_prefix;
+use crate::resource::contents::{IntoResourceContents, ResourceContents, UriVar};
+use crate::tool::call::CallParts;
+
+/// The operations on one template variable's type.
+pub struct VarFns<T> {
+    /// Takes the variable's value out of the matched URI.
+    pub take: fn(&mut CallParts, &str) -> Result<T, ToolError>,
+    /// The type's fixed values, if it has some.
+    pub candidates: fn() -> Option<Vec<String>>,
+}
+
+/// The operations on a variable of type `T`; the bound is the "string-like variable" contract.
+pub fn var_fns<T: UriVar>() -> VarFns<T> {
+    VarFns {
+        take: take_var::<T>,
+        candidates: T::candidates,
+    }
+}
+
+fn take_var<T: UriVar>(parts: &mut CallParts, name: &str) -> Result<T, ToolError> {
+    let text = match parts.args.remove(name) {
+        Some(Value::String(s)) => s,
+        _ => String::new(),
+    };
+    T::from_uri_var(&text).ok_or_else(|| {
+        let mut message = format!("Invalid params: `{name}` cannot be {text:?}");
+        if let Some(values) = T::candidates() {
+            message.push_str(&format!("; expected one of: {}", values.join(", ")));
+        }
+        ProtocolError::invalid_params(message)
+            .with_data(json!({ "uri": parts.ctx.tool_name() }))
+            .into()
+    })
+}
+
+/// The completion of a variable whose type has fixed values: those starting with what was typed.
+pub fn fixed_candidates(
+    values: Option<Vec<String>>,
+    request: &CompleteRequest,
+) -> Option<BoxFuture<'static, Result<Vec<String>, ToolError>>> {
+    let values = filter_prefix(&values?, request.value());
+    Some(Box::pin(std::future::ready(Ok(values))))
+}
+
+/// The operations on one return type.
+pub struct ResRetFns<R> {
+    /// Converts the returned value into the read's contents.
+    pub convert: fn(R) -> Result<Vec<ResourceContents>, ToolError>,
+}
+
+/// Tag for `Result<T, E>`.
+pub struct ResultRes;
+/// Tag for text, bytes and contents.
+pub struct DirectRes;
+/// Tag for any other type: JSON text.
+pub struct JsonRes;
+
+/// Selected for `Result<T, E>` (the generated code probes `&&RetProbe<R>`, the probe `#[tool]` uses).
+pub trait ResultResKind {
+    /// The tag.
+    fn __mcp_res_kind(&self) -> ResultRes {
+        ResultRes
+    }
+}
+impl<T, E> ResultResKind for &RetProbe<Result<T, E>> {}
+
+/// Selected for a type implementing [`IntoResourceContents`].
+pub trait DirectResKind {
+    /// The tag.
+    fn __mcp_res_kind(&self) -> DirectRes {
+        DirectRes
+    }
+}
+impl<T: IntoResourceContents> DirectResKind for &&RetProbe<T> {}
+
+/// Selected for everything else.
+pub trait JsonResKind {
+    /// The tag.
+    fn __mcp_res_kind(&self) -> JsonRes {
+        JsonRes
+    }
+}
+impl<T> JsonResKind for RetProbe<T> {}
+
+/// A return type sent as JSON text.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be returned by a resource",
+    label = "not text, bytes, `ResourceContents`, nor a `Serialize` value",
+    note = "return `String` (text), `Vec<u8>` or `bytes::Bytes` (a base64 blob), `ResourceContents` or `Vec<ResourceContents>`, any `Serialize` type (JSON text), or a `Result` of one (`Result<Json<T>, E>` for JSON)"
+)]
+pub trait JsonResource: Serialize {}
+impl<T: Serialize> JsonResource for T {}
+
+impl ResultRes {
+    /// The operations on `Result<T, E>`.
+    pub fn fns<T: IntoResourceContents, E: IntoToolError<M>, M>(
+        &self,
+        _: &RetProbe<Result<T, E>>,
+    ) -> ResRetFns<Result<T, E>> {
+        ResRetFns {
+            convert: |r| {
+                r.map_err(IntoToolError::into_tool_error)?
+                    .into_resource_contents()
+            },
+        }
+    }
+}
+
+impl DirectRes {
+    /// The operations on text, bytes or contents.
+    pub fn fns<T: IntoResourceContents>(&self, _: &RetProbe<T>) -> ResRetFns<T> {
+        ResRetFns {
+            convert: T::into_resource_contents,
+        }
+    }
+}
+
+impl JsonRes {
+    /// The operations on a value sent as JSON text.
+    pub fn fns<T: JsonResource>(&self, _: &RetProbe<T>) -> ResRetFns<T> {
+        ResRetFns {
+            convert: |v| Ok(vec![ResourceContents::json(&v)?]),
+        }
+    }
+}

@@ -1,0 +1,60 @@
+//! The 2025 era's lifecycle requests: `initialize` (the version negotiated, the handshake kept on
+//! the connection) and `logging/setLevel`.
+
+use super::*;
+
+impl Server {
+    pub(super) fn initialize(
+        &self,
+        req: &Request,
+        conn: &Connection,
+    ) -> Result<Value, ProtocolError> {
+        let params = InitializeParams::parse(req.params.as_ref())?;
+        let version = params.negotiated_version();
+        let mut session = conn.lock_session();
+        if session.handshake.is_some() {
+            return Err(ProtocolError::invalid_request(
+                "Invalid Request: this connection is already initialized",
+            ));
+        }
+        tracing::info!(
+            requested = %params.requested_version,
+            version,
+            client = ?params.client_info.as_ref().map(|c| &c.name),
+            "initialize"
+        );
+        session.handshake = Some(Handshake {
+            version,
+            peer: Arc::new(Peer {
+                client_info: params.client_info,
+                capabilities: params.capabilities,
+            }),
+        });
+        Ok(initialize_result(
+            version,
+            &self.capabilities_for(version),
+            &self.inner.info,
+            self.instructions(),
+        ))
+    }
+
+    pub(super) fn set_level(
+        &self,
+        req: &Request,
+        conn: &Connection,
+    ) -> Result<Value, ProtocolError> {
+        let level = req
+            .params
+            .as_ref()
+            .and_then(|p| p.get("level"))
+            .and_then(Value::as_str)
+            .and_then(LogLevel::parse)
+            .ok_or_else(|| {
+                ProtocolError::invalid_params(
+                    "Invalid params: `level` must be a log level such as \"info\"",
+                )
+            })?;
+        conn.lock_session().log_level = Some(level);
+        Ok(json!({}))
+    }
+}

@@ -1,0 +1,11 @@
+use mcp_runtime::prelude::*;
+
+/// One note.
+#[resource(uri = "notes://{title")]
+fn note(title: String) -> String {
+    title
+}
+
+fn main() {
+    let _table = resources![note];
+}
