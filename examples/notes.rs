@@ -2,7 +2,9 @@
 //! as a method of the note store (`#[toolbox]`), whose `&self` is the server's state, taking its
 //! arguments as one struct (`#[arg(flatten)]`: the struct's fields are the tool's arguments, so the
 //! contract is the seed's `get_note(title)`). One prompt, `summarize_note`, embeds a note and asks
-//! for its summary; its `title` argument completes from the titles of the notes.
+//! for its summary; its `title` argument completes from the titles of the notes. Each note is
+//! also a resource, `notes://{title}` (a template whose `title` completes the same way), and
+//! `notes://index` lists the titles.
 //!
 //! Run over stdio: `cargo run -p examples --bin notes`.
 
@@ -93,12 +95,35 @@ fn note_titles(request: &CompleteRequest) -> Vec<String> {
         .collect()
 }
 
-/// The server: `Notes`, whose methods are its tools, and its prompt.
+/// One note's text, by its exact title.
+#[resource(
+    uri = "notes://{title}",
+    name = "note",
+    mime_type = "text/plain",
+    complete(title = note_titles)
+)]
+pub fn note(notes: &Notes, title: String) -> Result<String, ToolError> {
+    notes
+        .0
+        .get(&title)
+        .cloned()
+        .ok_or_else(ToolError::resource_not_found)
+}
+
+/// The titles of every note, one per line.
+#[resource(uri = "notes://index", name = "index", mime_type = "text/plain")]
+pub fn index(notes: &Notes) -> String {
+    let titles: Vec<&str> = notes.0.keys().map(String::as_str).collect();
+    titles.join("\n")
+}
+
+/// The server: `Notes`, whose methods are its tools, its prompt and its resources.
 pub fn server() -> Server {
     Server::builder("Notes", "1.0.0")
         .state(Notes::default())
         .tools(tools![Notes])
         .prompts(prompts![summarize_note])
+        .resources(resources![note, index])
         .build()
         .expect("every tool's state is given")
 }

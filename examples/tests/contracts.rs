@@ -227,7 +227,8 @@ fn golden_path(example: &str, list: &str) -> PathBuf {
 }
 
 /// Compares what `example` publishes in `era` with its golden file (the handshake era writes it
-/// under `UPDATE_GOLDEN`): its tools, or with `list` = `prompts` its prompts.
+/// under `UPDATE_GOLDEN`): its tools, or with `list` = `prompts`, `resources` or `templates` its
+/// prompts, resources or resource templates.
 async fn check_golden(example: &str, era: Era) -> Result<(), String> {
     check_golden_list(example, era, "tools").await
 }
@@ -236,7 +237,17 @@ async fn check_golden_list(example: &str, era: Era, list: &str) -> Result<(), St
     let served = Served::start(example, era, None).await;
     let items = match list {
         "tools" => served.client.list_tools().await.expect("tools/list"),
-        _ => served.client.list_prompts().await.expect("prompts/list"),
+        "prompts" => served.client.list_prompts().await.expect("prompts/list"),
+        "resources" => served
+            .client
+            .list_resources()
+            .await
+            .expect("resources/list"),
+        "templates" => {
+            let templates = served.client.list_resource_templates();
+            templates.await.expect("resources/templates/list")
+        }
+        other => panic!("no list {other}"),
     };
     served.stop().await;
     let actual = serde_json::to_string_pretty(&Value::Array(items)).unwrap() + "\n";
@@ -296,6 +307,36 @@ async fn notes_publishes_its_golden_prompt_and_summarizes_in_both_eras() {
             e.protocol().map(|p| (p.code, p.message.as_str())),
             Some((-32602, "No note 'todo'"))
         );
+        s.stop().await;
+    }
+}
+
+#[tokio::test]
+async fn notes_publishes_each_note_as_a_resource_in_both_eras() {
+    for era in ERAS {
+        check_golden_list("notes", era, "resources").await.unwrap();
+        check_golden_list("notes", era, "templates").await.unwrap();
+        let s = Served::start("notes", era, None).await;
+        let read = s.client.read_resource("notes://groceries").await.unwrap();
+        assert_eq!(read[0].as_text(), Some("milk, eggs"), "{era:?}");
+        let index = s.client.read_resource("notes://index").await.unwrap();
+        assert_eq!(index[0].as_text(), Some("groceries"), "{era:?}");
+        let c = s
+            .client
+            .complete_resource("notes://{title}", "title", "g", []);
+        assert_eq!(c.await.unwrap().values, ["groceries"], "{era:?}");
+        // A title that names no note is the era's "resource not found", the URI in `data`.
+        let missing = s.client.read_resource("notes://todo").await.unwrap_err();
+        let p = missing.protocol().expect("a JSON-RPC error");
+        let code = if era == Era::Handshake {
+            -32002
+        } else {
+            -32602
+        };
+        assert_eq!((p.code, p.message.as_str()), (code, "Resource not found"));
+        assert_eq!(p.data.as_ref().unwrap()["uri"], "notes://todo", "{era:?}");
+        // The tools' contract is unchanged by the resources beside them.
+        assert_eq!(s.client.list_tools().await.unwrap().len(), 1);
         s.stop().await;
     }
 }

@@ -80,6 +80,8 @@ pub mod codes {
     pub const MISSING_CAPABILITY: i64 = -32021;
     /// Stateless era: unsupported protocol version.
     pub const UNSUPPORTED_VERSION: i64 = -32022;
+    /// The 2025 era's "resource not found" (the 2026-07-28 revision answers -32602).
+    pub const RESOURCE_NOT_FOUND: i64 = -32002;
 }
 
 /// What a tool returns when it fails.
@@ -114,6 +116,13 @@ impl ToolError {
         ToolError {
             kind: ToolErrorKind::Protocol(ProtocolError::new(code, message)),
         }
+    }
+
+    /// From a resource function: the URI matched a template but names nothing (a note that does
+    /// not exist). The client gets the "resource not found" error of its era, as for an unknown
+    /// URI: -32002 in the 2025 era, -32602 in the 2026-07-28 one, the URI in `data`.
+    pub fn resource_not_found() -> Self {
+        ToolError::protocol(codes::RESOURCE_NOT_FOUND, "Resource not found")
     }
 
     /// An unexpected failure: logged for the operator, hidden from the model.

@@ -13,6 +13,7 @@ from mcp import Client
 
 from checks import check, report
 from prompt_checks import prompt_checks
+from resource_checks import resource_checks
 
 REPLICA, NOTES = sys.argv[1], sys.argv[2]
 
@@ -57,6 +58,7 @@ async def scenario(url: str, mode: str) -> None:
 async def notes_prompts(url: str, mode: str) -> None:
     async with Client(url, mode=mode) as client:
         await prompt_checks(client, mode)
+        await resource_checks(client, mode)
 
 
 async def run_against(command: list[str], scenario) -> bool:

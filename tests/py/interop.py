@@ -14,6 +14,7 @@ from mcp import Client, MCPError, StdioServerParameters, types
 
 from checks import check, fail, report
 from prompt_checks import prompt_checks
+from resource_checks import resource_checks
 
 TASKS, KIT, NOTES = sys.argv[1], sys.argv[2], sys.argv[3]
 
@@ -102,17 +103,18 @@ async def kit_scenario(mode: str) -> None:
         check(mode, "panic hidden", boom.is_error and boom.content[0].text == "Error executing tool explode", boom)
 
 
-# ---- prompts and completion: the notes example's summarize_note ----------------------------------
+# ---- prompts, resources and completion: the notes example ----------------------------------------
 
-async def notes_prompts_scenario(mode: str) -> None:
+async def notes_scenario(mode: str) -> None:
     params = StdioServerParameters(command=NOTES, env={"RUST_LOG": "warn"})
     async with Client(params, mode=mode) as client:
         await prompt_checks(client, mode)
+        await resource_checks(client, mode)
 
 
 async def main() -> int:
     for mode in ["legacy", "auto"]:
-        for scenario in (tasks_scenario, kit_scenario, notes_prompts_scenario):
+        for scenario in (tasks_scenario, kit_scenario, notes_scenario):
             try:
                 await scenario(mode)
             except Exception:  # a crash is a failed check, with its traceback for the log

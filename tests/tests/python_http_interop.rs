@@ -1,7 +1,8 @@
 //! The official Python client (PyPI `mcp==2.3.0`) over Streamable HTTP, in `mode="legacy"`
 //! (initialize handshake, a session) and `mode="auto"` (stateless 2026-07-28): tools, arguments
 //! errors, progress and log messages on the call's event stream; prompts listed, got with
-//! arguments and completed (the notes example).
+//! arguments and completed, resources listed, read, completed and subscribed to (the notes
+//! example).
 //!
 //! Needs `<repo>/.venv` with `mcp==2.3.0` (`bash .ci/python-venv`). Without it the test says why
 //! and passes, unless `MCP_INTEROP_REQUIRED` is set to any non-empty value (`.ci/run` sets it).
@@ -19,7 +20,8 @@ fn official_python_client_over_http_in_legacy_and_auto_modes() {
     ) else {
         return;
     };
-    // 9 checks of the replica, 5 of the notes example's prompt and completion, per mode.
-    assert_eq!(lines_starting(&stdout, "ok legacy "), 14, "{stdout}");
-    assert_eq!(lines_starting(&stdout, "ok auto "), 14, "{stdout}");
+    // 9 checks of the replica, 5 of the notes example's prompt and completion, 6 of its resources
+    // per mode, and in the handshake era `resources/subscribe` and `resources/unsubscribe`.
+    assert_eq!(lines_starting(&stdout, "ok legacy "), 22, "{stdout}");
+    assert_eq!(lines_starting(&stdout, "ok auto "), 20, "{stdout}");
 }

@@ -20,22 +20,35 @@ fn official_python_client_lists_and_calls_tools_in_legacy_and_auto_modes() {
         return;
     };
     let passed = passed_count(&stdout);
-    // Both modes ran both scenarios: every check below is counted once per mode.
-    let per_mode = lines_starting(&stdout, "ok legacy ");
-    assert_eq!(passed, 2 * per_mode, "{stdout}");
-    // 15 checks of the tasks and kit servers, 5 of the notes example's prompt and completion.
-    assert!(per_mode >= 20, "{stdout}");
+    // Both modes ran every scenario: every check is counted once per mode, but for the two
+    // subscription checks of the handshake era (`resources/subscribe` is gone in 2026-07-28).
+    let legacy = lines_starting(&stdout, "ok legacy ");
+    let auto = lines_starting(&stdout, "ok auto ");
+    assert_eq!((passed, legacy), (legacy + auto, auto + 2), "{stdout}");
+    // 15 checks of the tasks and kit servers, 5 of the notes example's prompt and completion, 6
+    // of its resources.
+    assert!(auto >= 26, "{stdout}");
     let prompts = [
         "prompts listed",
         "prompt argument",
         "prompt with arguments",
         "unknown note is -32602",
         "completion",
+        "resources listed",
+        "templates listed",
+        "template read",
+        "fixed resource read",
+        "unknown note is resource-not-found",
+        "template variable completion",
     ];
     for check in prompts {
         for mode in ["legacy", "auto"] {
             let line = format!("ok {mode} {check}\n");
             assert!(stdout.contains(&line), "{line}{stdout}");
         }
+    }
+    for check in ["subscribed", "unsubscribed"] {
+        let line = format!("ok legacy {check}\n");
+        assert!(stdout.contains(&line), "{line}{stdout}");
     }
 }

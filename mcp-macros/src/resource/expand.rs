@@ -176,19 +176,22 @@ fn expand_handler(res: &ResourceFn, paths: &Paths) -> TokenStream {
         paths.resource_contents(),
     );
     let vec = paths.vec();
-    let mut takes = TokenStream::new();
+    // The variables are taken out of the parts first (a `&mut` borrow each), then the borrows of
+    // state and context, which last until the call: any parameter order works.
+    let (mut takes, mut gets) = (TokenStream::new(), TokenStream::new());
     let mut bindings = Vec::new();
     for (i, p) in res.params.iter().enumerate() {
         let (var, f) = (binding(i), type_fns(i));
-        takes.extend(match p {
+        match p {
             Param::Var { ident, ty } => {
                 let name = ident.unraw().to_string();
-                quote!(let #var: #ty = (#f().take)(&mut __mcp_parts, #name)?;)
+                takes.extend(quote!(let #var: #ty = (#f().take)(&mut __mcp_parts, #name)?;));
             }
-            Param::Inject { .. } => quote!(let #var = (#f().get)(&__mcp_parts)?;),
-        });
+            Param::Inject { .. } => gets.extend(quote!(let #var = (#f().get)(&__mcp_parts)?;)),
+        }
         bindings.push(var);
     }
+    takes.extend(gets);
     let ident = res.ident();
     let call = match res.original.sig.asyncness {
         Some(_) => quote!(#ident(#(#bindings),*).await),

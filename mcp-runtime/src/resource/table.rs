@@ -244,6 +244,7 @@ impl ResourceTable {
         let outcome = catch((spec.handler)(parts)).await;
         let contents = match outcome {
             Ok(Ok(contents)) => contents,
+            Ok(Err(error)) if names_nothing(&error) => return Err(ReadError::NotFound),
             Ok(Err(error)) => return Err(ReadError::Failed(failure(spec, uri, error))),
             Err(panic) => {
                 let id = next_error_id();
@@ -273,6 +274,11 @@ fn failure(spec: &ResourceSpec, uri: &str, error: ToolError) -> ProtocolError {
             hidden(&id)
         }
     }
+}
+
+/// True for [`ToolError::resource_not_found`]: answered like an unknown URI.
+fn names_nothing(error: &ToolError) -> bool {
+    matches!(&error.kind, ToolErrorKind::Protocol(p) if p.code == crate::error::codes::RESOURCE_NOT_FOUND)
 }
 
 fn hidden(id: &str) -> ProtocolError {

@@ -29,7 +29,7 @@ pub(super) const RESOURCE_METHODS: &[&str] = &[
 ];
 
 /// The 2025 era's "resource not found" code (the 2026-07-28 revision answers -32602).
-pub const RESOURCE_NOT_FOUND: i64 = -32002;
+pub const RESOURCE_NOT_FOUND: i64 = codes::RESOURCE_NOT_FOUND;
 
 /// Who is subscribed to which URI, shared by a server and every handle it gives out.
 #[derive(Default)]
