@@ -4,7 +4,9 @@
 //! Streamable HTTP) runs the whole atrium scenario (`tests/py/fleet.py`: bookings, refusals,
 //! elicitation accepted, declined, dismissed and refused, its answers landing on whichever
 //! replica nginx picks), then 200 calls on one session; the requests each replica served are
-//! printed, and every session the client ended (`DELETE`) is gone from Redis itself.
+//! printed, and every session the client ended (`DELETE`) is gone from Redis itself. A second
+//! fleet, of the kit's `http_replica`, shows progress and log messages across replicas: the log
+//! level set on one replica applies to the session's calls on every other.
 //!
 //! Needs Debian's `redis-server` and `nginx` and `<repo>/.venv` (`bash .ci/python-venv`); without
 //! them the test says why and passes, unless `MCP_INTEROP_REQUIRED` is set (`.ci/run` sets it).
@@ -14,6 +16,7 @@ use test_support::nginx::{Nginx, spawn_replica};
 use test_support::redis::Redis;
 
 const ATRIUM: &str = env!("CARGO_BIN_EXE_atrium_replica");
+const REPLICA: &str = env!("CARGO_BIN_EXE_http_replica");
 const CALLS: usize = 200;
 const REPLICAS: usize = 3;
 
@@ -65,4 +68,38 @@ async fn three_atrium_replicas_behind_round_robin_nginx_serve_as_one() {
         "the scenario's two sessions and the calls' one"
     );
     assert_eq!(redis.keys("mcp:session:*"), Vec::<String>::new());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn progress_and_log_messages_follow_a_session_across_replicas() {
+    let Some(python) = python_with_sdk() else {
+        return;
+    };
+    let Some(redis) = Redis::start() else { return };
+    let mut replicas = Vec::new();
+    for _ in 0..REPLICAS {
+        replicas.push(spawn_replica(REPLICA, &["0", &redis.url]).await);
+    }
+    let addrs: Vec<String> = replicas.iter().map(|(_, addr)| addr.clone()).collect();
+    let Some(proxy) = Nginx::start(&addrs).await else {
+        return;
+    };
+    let url = proxy.url.clone();
+    let calls = 30.to_string();
+    let stdout = tokio::task::spawn_blocking(move || {
+        run_script(&python, "tests/py/fleet_progress.py", &[&url, &calls])
+    })
+    .await
+    .unwrap();
+    assert!(
+        stdout.contains("ok fleet progress and a log message on each of 30 calls"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("ok fleet the calls reached every replica"),
+        "{stdout}"
+    );
+    let posts = proxy.served("POST");
+    eprintln!("progress and logs over {REPLICAS} replicas: POSTs per replica {posts:?}");
+    assert_eq!(posts.len(), REPLICAS, "every replica served: {posts:?}");
 }

@@ -1,10 +1,15 @@
 //! One replica of a stateless deployment: a server whose `replica` tool names the process that
-//! served the call (and `steps` sends progress and a log message), on Streamable HTTP at `127.0.0.1:<port>` (the first argument, default 0 for
-//! any free port). Prints `listening on http://ADDR/mcp` to stderr once bound.
+//! served the call (and `steps` sends progress and a log message), on Streamable HTTP at
+//! `127.0.0.1:<port>` (the first argument, default 0 for any free port); with a second argument,
+//! a Redis URL, its handshake-era sessions live in that Redis (a fleet behind a round-robin
+//! balancer). Prints `listening on http://ADDR/mcp` to stderr once bound.
 
 use integration_tests::kit::{add, steps};
 use mcp_runtime::prelude::*;
+use std::sync::Arc;
+
 use mcp_runtime::transport::http::HttpOptions;
+use mcp_runtime::transport::http::store::RedisSessionStore;
 use tracing_subscriber::filter::LevelFilter;
 
 /// The id of the process that served this call.
@@ -23,5 +28,12 @@ async fn main() -> std::io::Result<()> {
         .expect("no state needed");
     let listener = tokio::net::TcpListener::bind(format!("127.0.0.1:{port}")).await?;
     eprintln!("listening on http://{}/mcp", listener.local_addr()?);
-    server.serve_http_on(listener, HttpOptions::default()).await
+    let mut options = HttpOptions::default();
+    if let Some(url) = std::env::args().nth(2) {
+        let store = RedisSessionStore::connect(&url)
+            .await
+            .map_err(std::io::Error::other)?;
+        options = options.session_store(Arc::new(store));
+    }
+    server.serve_http_on(listener, options).await
 }
