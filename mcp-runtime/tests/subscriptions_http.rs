@@ -168,3 +168,49 @@ async fn a_refused_listen_is_a_json_error_and_the_server_ends_open_ones() {
     assert_eq!(events.next().await, None);
     assert_eq!(updates.listens(), 0);
 }
+
+#[tokio::test]
+async fn a_listen_sent_on_a_2025_session_also_ends_with_its_stream() {
+    let server = server();
+    let updates = server.resource_updates().clone();
+    let served = serve(&server, HttpOptions::default()).await;
+    let http = reqwest::Client::new();
+    let post = |body: Value| {
+        http.post(&served.url)
+            .header("content-type", "application/json")
+            .header("accept", "application/json, text/event-stream")
+            .body(body.to_string())
+    };
+    let initialize = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-11-25", "capabilities": {},
+        "clientInfo": {"name": "t", "version": "0"}}});
+    let opened = post(initialize).send().await.unwrap();
+    let session = opened.headers()["mcp-session-id"]
+        .to_str()
+        .unwrap()
+        .to_owned();
+    let listen = json!({"jsonrpc": "2.0", "id": 2, "method": "subscriptions/listen", "params": {
+        "notifications": {"resourceSubscriptions": ["notes://a"]}, "_meta": meta()}});
+    let response = post(listen)
+        .header("mcp-session-id", &session)
+        .header("mcp-protocol-version", "2025-11-25")
+        .send()
+        .await
+        .unwrap();
+    let mut events = Events::of(response);
+    let ack = events.next().await.unwrap();
+    assert_eq!(
+        ack["method"], "notifications/subscriptions/acknowledged",
+        "{ack}"
+    );
+    assert_eq!(updates.updated("notes://a"), 1);
+    assert_eq!(events.next().await.unwrap()["params"]["uri"], "notes://a");
+    // Other calls of a session run on when their stream closes; a listen does not.
+    drop(events);
+    until(
+        "the listen is forgotten",
+        async || updates.listens(),
+        |n| *n == 0,
+    )
+    .await;
+}
