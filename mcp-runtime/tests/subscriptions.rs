@@ -4,6 +4,7 @@
 //! `notifications/cancelled`, by the end of input, or by the server), its limits, the
 //! capabilities that gate it, and `notifications/resources/list_changed` in both eras.
 
+use futures_util::FutureExt;
 use mcp_runtime::client::{Change, SubscriptionFilter};
 use mcp_runtime::prelude::*;
 use mcp_runtime::{BuildError, Client, ServerBuilder};
@@ -149,6 +150,42 @@ async fn listens_on_one_connection_are_told_apart_by_their_ids() {
     .await;
     assert_eq!(updates.updated("notes://a"), 1);
     assert_eq!(peer.recv().await["params"]["_meta"][SUBSCRIPTION_ID], a);
+}
+
+/// Driven through `Server::handle` by hand, so that the listen's future is not polled between its
+/// cancellation and the update: the cancellation alone must silence it.
+#[tokio::test]
+async fn a_cancelled_listen_hears_nothing_from_the_moment_its_cancellation_is_read() {
+    let server = builder().build().unwrap();
+    let updates = server.resource_updates().clone();
+    let (conn, mut written) = mcp_runtime::Connection::new();
+    let envelope = test_support::stdio::envelope();
+    let request = json!({"jsonrpc": "2.0", "id": 1, "method": "subscriptions/listen", "params": {
+        "_meta": envelope, "notifications": {"resourceSubscriptions": ["notes://a"]}}});
+    let mut answer = server.handle_value(request, &conn);
+    assert!(
+        (&mut answer).now_or_never().is_none(),
+        "a listen stays open"
+    );
+    let ack = written.try_recv().unwrap();
+    assert_eq!(ack["method"], "notifications/subscriptions/acknowledged");
+    assert_eq!(updates.updated("notes://a"), 1);
+    assert_eq!(written.try_recv().unwrap()["params"]["uri"], "notes://a");
+
+    let cancel = json!({"jsonrpc": "2.0", "method": "notifications/cancelled",
+                        "params": {"requestId": 1}});
+    assert!(matches!(
+        server.handle_value(cancel, &conn).now_or_never(),
+        Some(None)
+    ));
+    assert_eq!(updates.updated("notes://a"), 0);
+    assert!(
+        written.try_recv().is_err(),
+        "nothing sent after the cancellation"
+    );
+    // Its future then ends without an answer, and the listen is forgotten.
+    assert!(matches!(answer.now_or_never(), Some(None)));
+    assert_eq!(updates.listens(), 0);
 }
 
 #[tokio::test]

@@ -25,8 +25,20 @@ pub(super) struct Listen {
     conn: Connection,
     id: RequestId,
     granted: SubscriptionFilter,
+    /// The request's cancellation: cancelled as soon as `notifications/cancelled` for it is
+    /// read, before its future has run to notice.
+    cancelled: CancelToken,
     /// Cancelled when the server ends the listen on its own initiative.
     end: CancelToken,
+}
+
+impl Listen {
+    /// True when `change` is to be sent on this listen: it asked for it, and the client has not
+    /// cancelled it. On stdio, the server "MUST NOT send any further messages" for a cancelled
+    /// request (basic/transports/stdio, Cancellation).
+    fn hears(&self, change: &Change) -> bool {
+        !self.cancelled.is_cancelled() && self.granted.wants(change)
+    }
 }
 
 /// The open listens of a server.
@@ -45,6 +57,7 @@ impl Listens {
         &self,
         conn: &Connection,
         id: &RequestId,
+        cancelled: &CancelToken,
         granted: SubscriptionFilter,
         server: &Server,
     ) -> Result<Arc<Listen>, ProtocolError> {
@@ -68,6 +81,7 @@ impl Listens {
             conn: conn.clone(),
             id: id.clone(),
             granted,
+            cancelled: cancelled.clone(),
             end: CancelToken::new(),
         });
         conn.send_about(id, acknowledged(id, &listen.granted));
@@ -85,7 +99,7 @@ impl Listens {
     pub(super) fn notify(&self, change: &Change) -> usize {
         let open = lock(&self.open);
         let mut told = 0;
-        for listen in open.iter().filter(|l| l.granted.wants(change)) {
+        for listen in open.iter().filter(|l| l.hears(change)) {
             let message = change.notification(Some(&listen.id));
             listen.conn.send_about(&listen.id, message);
             told += 1;
@@ -96,7 +110,7 @@ impl Listens {
     /// How many open listens asked for `change`.
     pub(super) fn wanting(&self, change: &Change) -> usize {
         let open = lock(&self.open);
-        open.iter().filter(|l| l.granted.wants(change)).count()
+        open.iter().filter(|l| l.hears(change)).count()
     }
 
     /// How many listens are open.
@@ -131,6 +145,7 @@ impl Server {
         &self,
         req: &Request,
         conn: &Connection,
+        cancel: &CancelToken,
     ) -> Result<Value, ProtocolError> {
         let asked = SubscriptionFilter::from_params(req.params.as_ref())?;
         let max = self.inner.options.max_listen_uris;
@@ -150,7 +165,7 @@ impl Server {
             ));
         }
         let listens = &self.inner.resource_updates.registry().listens;
-        let listen = listens.open(conn, &req.id, self.granted(asked), self)?;
+        let listen = listens.open(conn, &req.id, cancel, self.granted(asked), self)?;
         /// Forgets the listen however this future ends (answered, cancelled or dropped).
         struct Opened<'a>(&'a Listens, Arc<Listen>);
         impl Drop for Opened<'_> {

@@ -376,7 +376,7 @@ impl Server {
                 Some(cache),
             ),
             "tools/list" => (Outcome::Answer(self.list_tools(req)), Some(cache)),
-            subscriptions::LISTEN => (Outcome::Answer(self.listen(req, conn).await), None),
+            subscriptions::LISTEN => (Outcome::Answer(self.listen(req, conn, cancel).await), None),
             m if self.serves_resources(m) => {
                 // A read is the caller's: not cached, nor shared.
                 let cache = match m {
