@@ -21,7 +21,9 @@
 //! - [`#[resource]`](macro@resource) publishes a function as a resource (a fixed URI) or a
 //!   resource template (an RFC 6570 URI template whose variables are its parameters), and
 //!   [`resources!`] collects them into a [`ResourceTable`] for [`ServerBuilder::resources`]:
-//!   `resources/list`, `resources/templates/list`, `resources/read` and subscriptions.
+//!   `resources/list`, `resources/templates/list`, `resources/read`, and change notifications
+//!   through [`ResourceUpdates`] (`resources/subscribe` in the 2025 era, a `subscriptions/listen`
+//!   stream in the 2026-07-28 one; [`Client::listen`] in either).
 //! - [`Context`] (a `&Context` parameter) is the request: progress, log messages, cancellation,
 //!   elicitation, and who is calling.
 //! - [`task`]: a tool marked `#[tool(task)]` can be called as a task in both eras; its state sits
@@ -38,7 +40,7 @@
 //! | `http` | yes | Streamable HTTP on axum: [`transport::http::router`], [`Server::serve_http`], a bearer-token layer |
 //! | (none) | always | prompts: [`macro@prompt`], [`prompts!`], `prompts/list`, `prompts/get`, elicitation mid-`prompts/get` in both eras; completions: `completion/complete` from `#[arg(complete = f)]` and string enums |
 //! | (always) tasks | yes | long-running tools: `#[tool(task)]`, the `tasks/*` methods of both eras, [`task::TaskStore`]; [`Client::call_tool_as_task`] and the other task calls |
-//! | (none) | always | resources: [`#[resource]`](macro@resource), [`resources!`], `resources/list`, `resources/templates/list`, `resources/read`, subscriptions |
+//! | (none) | always | resources: [`#[resource]`](macro@resource), [`resources!`], `resources/list`, `resources/templates/list`, `resources/read`, subscriptions (`resources/subscribe`, `subscriptions/listen`), list changes |
 //! | `cli` | no | [`cli`]: a server binary's command line (clap): stdio or `--http ADDR`, `--help`, `--version`; `cli::run(server)` is a whole `main` |
 //! | `redis` | no | `transport::http::store::RedisSessionStore`: handshake-era sessions in Redis, so replicas behind a round-robin balancer serve one session (implies `http`) |
 //!
@@ -111,7 +113,7 @@ pub use protocol::{ClientCapabilities, Implementation, LogLevel};
 pub use resource::{
     IntoResourceContents, Json, ResourceContents, ResourceSet, ResourceSpec, ResourceTable, UriVar,
 };
-pub use server::{BuildError, Server, ServerBuilder};
+pub use server::{BuildError, ResourceUpdates, Server, ServerBuilder};
 pub use tool::{
     Annotations, CallToolResult, Content, Contents, DuplicateTool, IntoToolOutput, StateMap, Tool,
     ToolBuildError, ToolDef, ToolSet, ToolSpec, ToolTable, UnknownToolPolicy,

@@ -296,6 +296,7 @@ async fn subscribers_hear_of_updates_until_they_unsubscribe() {
 
 #[tokio::test]
 async fn the_2026_era_has_no_resources_subscribe() {
+    // Removed in 2026-07-28 for `subscriptions/listen` (changelog, item 4).
     let server = server();
     let mut peer = RawPeer::in_process(&server, Era::Stateless);
     for method in ["resources/subscribe", "resources/unsubscribe"] {
@@ -324,9 +325,10 @@ async fn capabilities_declare_resources_only_when_there_are_some() {
         .request("server/discover", json!({}))
         .await
         .unwrap();
+    // The 2026-07-28 era subscribes through `subscriptions/listen` (tests/subscriptions.rs).
     assert_eq!(
         found["capabilities"]["resources"],
-        json!({"listChanged": false}),
+        json!({"subscribe": true, "listChanged": false}),
         "{found}"
     );
 

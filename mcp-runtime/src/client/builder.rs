@@ -221,6 +221,7 @@ impl ClientBuilder {
             session: OnceLock::new(),
             closed: AtomicBool::new(false),
             unmatched: AtomicUsize::new(0),
+            listens: Mutex::default(),
         });
         let writer_task = tokio::spawn(write_loop(writer, rx));
         let reader_task = tokio::spawn(read_loop(

@@ -1,6 +1,8 @@
 //! The client's two loops: one writes outgoing messages, one reads and routes what the
-//! server sends (responses, notifications, requests such as elicitation).
+//! server sends (responses, notifications, change notifications to their listeners, requests
+//! such as elicitation).
 
+use super::listen;
 use super::*;
 
 pub(super) fn str_field(v: &Value, key: &str) -> Result<String, ClientError> {
@@ -46,6 +48,17 @@ pub(super) async fn read_loop<R: AsyncRead + Unpin>(
     inner: Arc<ClientInner>,
     mut lines: LineReader<R>,
 ) {
+    /// However the loop ends (end of input, or its task aborted when the client is dropped),
+    /// nothing more arrives: requests and listens waiting for the server end.
+    struct Ended(Arc<ClientInner>);
+    impl Drop for Ended {
+        fn drop(&mut self) {
+            self.0.closed.store(true, Ordering::Release);
+            lock(&self.0.pending).clear();
+            listen::disconnected(&self.0);
+        }
+    }
+    let _ended = Ended(inner.clone());
     loop {
         let bytes = match lines.next_line().await {
             Ok(Some(Line::Complete(b))) => b,
@@ -104,7 +117,7 @@ pub(super) async fn read_loop<R: AsyncRead + Unpin>(
                             });
                         }
                     }
-                    _ => {}
+                    method => listen::route(&inner, method, &params),
                 }
             }
             Ok(Incoming::Request(req)) => {
@@ -130,6 +143,4 @@ pub(super) async fn read_loop<R: AsyncRead + Unpin>(
             }
         }
     }
-    inner.closed.store(true, Ordering::Release);
-    lock(&inner.pending).clear();
 }

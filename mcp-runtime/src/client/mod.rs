@@ -17,6 +17,7 @@
 //! | this file | [`Client`]: requests, notifications, the session it negotiated |
 //! | `builder.rs` | [`ClientBuilder`], [`Era`], the callbacks, [`ClientError`] |
 //! | `tasks.rs` | task calls: as a task, get, result, update, cancel, list |
+//! | `listen.rs` | [`Client::listen`]: change notifications in either era, as a [`Listener`] |
 //! | `io.rs` | the write loop and the read loop that routes what the server sends |
 //! | [`in_process`] | a client connected to a server in memory |
 
@@ -25,6 +26,7 @@ mod prompts;
 pub use prompts::Completion;
 pub mod in_process;
 mod io;
+mod listen;
 mod resources;
 mod tasks;
 
@@ -52,11 +54,13 @@ use crate::protocol::{
 use crate::tool::content::CallToolResult;
 use crate::transport::stdio::{Line, LineReader, write_message};
 
+pub use crate::protocol::subscriptions::{Change, SubscriptionFilter};
 pub use builder::{
     ClientBuilder, ClientError, ElicitationAnswer, ElicitationRequest, Era, LogMessage, Progress,
 };
 use builder::{ElicitFn, LogFn, ProgressFn};
 use io::{elicitation_request, read_loop, str_field, write_loop};
+pub use listen::Listener;
 pub use tasks::started_task_id;
 
 /// What the opening exchange told the client.
@@ -88,6 +92,8 @@ struct ClientInner {
     session: OnceLock<SessionInfo>,
     closed: AtomicBool,
     unmatched: AtomicUsize,
+    /// Where change notifications go: the open [`Listener`]s.
+    listens: Mutex<listen::Sinks>,
 }
 
 enum Outgoing {
@@ -172,7 +178,22 @@ impl ClientInner {
     }
 
     fn start(self: &Arc<Self>, method: &str, params: Value, stamp: bool) -> PendingRequest {
-        let id = RequestId::from(self.next_id.fetch_add(1, Ordering::Relaxed));
+        self.start_as(self.new_id(), method, params, stamp)
+    }
+
+    /// The id of the next request this client sends.
+    fn new_id(&self) -> RequestId {
+        RequestId::from(self.next_id.fetch_add(1, Ordering::Relaxed))
+    }
+
+    /// Sends a request with an id from [`ClientInner::new_id`].
+    fn start_as(
+        self: &Arc<Self>,
+        id: RequestId,
+        method: &str,
+        params: Value,
+        stamp: bool,
+    ) -> PendingRequest {
         let mut params = match params {
             Value::Object(m) => m,
             Value::Null => Map::new(),

@@ -35,6 +35,9 @@ pub(crate) struct ConnectionInner {
     pending: Mutex<HashMap<RequestId, oneshot::Sender<Result<Value, ProtocolError>>>>,
     next_id: AtomicU64,
     closed: AtomicBool,
+    /// Cancelled by [`Connection::close`]: what requests that outlive their answer (a
+    /// `subscriptions/listen` stream) wait on.
+    closing: CancelToken,
 }
 
 /// The handshake-era state of a connection, set by `initialize`.
@@ -88,6 +91,7 @@ impl Connection {
                 pending: Mutex::new(HashMap::new()),
                 next_id: AtomicU64::new(1),
                 closed: AtomicBool::new(false),
+                closing: CancelToken::new(),
             }),
         };
         (conn, rx)
@@ -201,6 +205,17 @@ impl Connection {
     pub fn close(&self) {
         self.inner.closed.store(true, Ordering::Release);
         lock(&self.inner.pending).clear();
+        self.inner.closing.cancel();
+    }
+
+    /// True when `other` is this connection (a clone of it).
+    pub(crate) fn same(&self, other: &Connection) -> bool {
+        Arc::ptr_eq(&self.inner, &other.inner)
+    }
+
+    /// Resolves once [`Connection::close`] ran.
+    pub(crate) async fn closed(&self) {
+        self.inner.closing.cancelled().await
     }
 
     /// True once [`Connection::close`] ran.

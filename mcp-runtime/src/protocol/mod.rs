@@ -12,9 +12,11 @@
 //! | this file | versions, the envelopes this side writes, log levels, identities, capabilities |
 //! | [`handshake`] | `initialize` and version negotiation (2025 eras) |
 //! | [`stateless`] | the per-request `_meta` envelope, `server/discover` (2026-07-28) |
+//! | [`subscriptions`] | change notifications; the `subscriptions/listen` filter, acknowledgement and closing result (2026-07-28) |
 
 pub mod handshake;
 pub mod stateless;
+pub mod subscriptions;
 
 use serde_json::{Map, Value};
 

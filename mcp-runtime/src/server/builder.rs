@@ -30,6 +30,17 @@ pub const DEFAULT_MAX_QUEUED_RESPONSES: usize = 1024;
 /// The default limit on one incoming message: 4 MiB.
 pub const DEFAULT_MAX_MESSAGE_BYTES: usize = 4 * 1024 * 1024;
 
+/// The default bound on the `subscriptions/listen` streams one connection has open: 16.
+pub const DEFAULT_MAX_LISTENS_PER_CONNECTION: usize = 16;
+
+/// The default bound on the `subscriptions/listen` streams a server has open in all: 1,024 (the
+/// bound over HTTP, where each request is a connection of its own).
+pub const DEFAULT_MAX_LISTENS: usize = 1024;
+
+/// The default bound on the URIs one `subscriptions/listen` lists (each update is matched against
+/// every URI of every open listen): 256.
+pub const DEFAULT_MAX_LISTEN_URIS: usize = 256;
+
 /// The knobs of a server, set on its [`ServerBuilder`].
 #[derive(Debug, Clone)]
 pub struct ServerOptions {
@@ -61,6 +72,15 @@ pub struct ServerOptions {
     pub install_log_subscriber: bool,
     /// The limits and timings of tasks (tools marked `#[tool(task)]`).
     pub tasks: TaskOptions,
+    /// Declare `resources.listChanged: true`: the application calls
+    /// [`ResourceUpdates::list_changed`] when the set of resources changes.
+    pub resources_list_changed: bool,
+    /// How many `subscriptions/listen` streams one connection may have open.
+    pub max_listens_per_connection: usize,
+    /// How many `subscriptions/listen` streams the server keeps open in all.
+    pub max_listens: usize,
+    /// How many URIs one `subscriptions/listen` may list in `resourceSubscriptions`.
+    pub max_listen_uris: usize,
 }
 
 impl Default for ServerOptions {
@@ -77,6 +97,10 @@ impl Default for ServerOptions {
             empty_prompts_and_resources: false,
             install_log_subscriber: true,
             tasks: TaskOptions::default(),
+            resources_list_changed: false,
+            max_listens_per_connection: DEFAULT_MAX_LISTENS_PER_CONNECTION,
+            max_listens: DEFAULT_MAX_LISTENS,
+            max_listen_uris: DEFAULT_MAX_LISTEN_URIS,
         }
     }
 }
@@ -218,8 +242,8 @@ impl ServerBuilder {
     /// Resources and resource templates to serve (the table `resources![…]` builds). Like
     /// [`ServerBuilder::tools`], each call adds its table after the others; a URI published by two
     /// tables fails [`ServerBuilder::build`] with [`BuildError::DuplicateResource`]. With at least
-    /// one resource the server declares the `resources` capability (`subscribe: true`,
-    /// `listChanged: false`: the set is fixed once built).
+    /// one resource the server declares the `resources` capability (`subscribe: true`;
+    /// `listChanged: false` unless [`ServerBuilder::resources_list_changes`]).
     pub fn resources(mut self, resources: ResourceTable) -> Self {
         self.resources.push(resources);
         self
@@ -230,6 +254,18 @@ impl ServerBuilder {
     /// server's [`Server::resource_updates`] is the same handle.
     pub fn resource_updates(&self) -> ResourceUpdates {
         self.resource_updates.clone()
+    }
+
+    /// Declares `resources.listChanged: true`: the application tells clients when the set of
+    /// resources changes, with [`ResourceUpdates::list_changed`] (the table is fixed once built,
+    /// but what its templates reach, such as the files behind `file:///{path}`, may not be).
+    /// 2025-era sessions then get `notifications/resources/list_changed`, and a
+    /// `subscriptions/listen` that asks for `resourcesListChanged` has it acknowledged and
+    /// delivered. Without it the server declares `listChanged: false` and sends none. Needs
+    /// resources ([`ServerBuilder::resources`]): [`ServerBuilder::build`] refuses it otherwise.
+    pub fn resources_list_changes(mut self) -> Self {
+        self.options.resources_list_changed = true;
+        self
     }
 
     setters! {
@@ -274,6 +310,20 @@ impl ServerBuilder {
 
         /// How many unexpired tasks one session keeps (default 64).
         pub fn max_tasks_per_session(n: usize) => options.tasks.max_tasks_per_session = n;
+
+        /// How many `subscriptions/listen` streams one connection (a stdio client) may have open
+        /// (default 16, [`DEFAULT_MAX_LISTENS_PER_CONNECTION`]); one more is answered -32600
+        /// until the client cancels one.
+        pub fn max_listens_per_connection(n: usize) => options.max_listens_per_connection = n;
+
+        /// How many `subscriptions/listen` streams the server keeps open in all, over every
+        /// connection and transport (default 1,024, [`DEFAULT_MAX_LISTENS`]); one more is
+        /// answered -32600. Over HTTP each listen is a request of its own, so this is its bound.
+        pub fn max_listens(n: usize) => options.max_listens = n;
+
+        /// How many URIs one `subscriptions/listen` may list in `resourceSubscriptions` (default
+        /// 256, [`DEFAULT_MAX_LISTEN_URIS`]); more is answered -32602.
+        pub fn max_listen_uris(n: usize) => options.max_listen_uris = n;
     }
 
     /// Where task records live (default: a [`MemoryTaskStore`] of this server's own).
@@ -361,6 +411,27 @@ impl ServerBuilder {
                 "max_message_bytes must be at least 1".into(),
             ));
         }
+        for (name, n) in [
+            (
+                "max_listens_per_connection",
+                self.options.max_listens_per_connection,
+            ),
+            ("max_listens", self.options.max_listens),
+            ("max_listen_uris", self.options.max_listen_uris),
+        ] {
+            if n == 0 {
+                problems.push(BuildError::InvalidOption(format!(
+                    "{name} must be at least 1"
+                )));
+            }
+        }
+        if self.options.resources_list_changed && resources.is_empty() {
+            problems.push(BuildError::InvalidOption(
+                "resources_list_changes() needs resources: the server serves none, so it \
+                 declares no `resources` capability to list changes of"
+                    .into(),
+            ));
+        }
         problems.extend(
             self.options
                 .tasks
@@ -386,15 +457,8 @@ impl ServerBuilder {
                 Arc::new(Tasks::new(store, self.options.tasks))
             });
         let capabilities = capabilities(&self.options, &prompts, &resources);
-        // The 2026-07-28 revision replaced `resources/subscribe` with a `subscriptions/listen`
-        // stream, not served yet: stateless clients are not told of subscriptions.
-        let mut discover_capabilities = capabilities.clone();
-        if let Some(r) = discover_capabilities
-            .get_mut("resources")
-            .and_then(Value::as_object_mut)
-        {
-            r.remove("subscribe");
-        }
+        self.resource_updates
+            .declare_list_changes(self.options.resources_list_changed);
         Ok(Server {
             inner: Arc::new(ServerInner {
                 tools,
@@ -408,7 +472,6 @@ impl ServerBuilder {
                 call_slots,
                 capabilities,
                 tasks,
-                discover_capabilities,
             }),
         })
     }
@@ -426,7 +489,8 @@ fn capabilities(options: &ServerOptions, prompts: &Prompts, resources: &Resource
         caps["prompts"] = json!({"listChanged": false});
     }
     if !resources.is_empty() {
-        caps["resources"] = json!({"subscribe": true, "listChanged": false});
+        let list_changed = options.resources_list_changed;
+        caps["resources"] = json!({"subscribe": true, "listChanged": list_changed});
     }
     if prompts.list().iter().any(|p| p.completes()) || resources.completes() {
         caps["completions"] = json!({});

@@ -30,6 +30,8 @@ impl Server {
                 capabilities: params.capabilities,
             }),
         });
+        drop(session);
+        self.inner.resource_updates.session_opened(conn);
         Ok(initialize_result(
             version,
             &self.capabilities_for(version),

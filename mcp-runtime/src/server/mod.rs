@@ -32,6 +32,8 @@
 //! | `builder.rs` | [`ServerBuilder`], [`ServerOptions`], [`BuildError`]: everything checked once at build |
 //! | `tools.rs` | `tools/list` pages and cursors, `tools/call` slots, timeouts and cancellation |
 //! | `tasks.rs` | which `tools/call` becomes a task; `tasks/*` of both eras |
+//! | `resources.rs` | `resources/*`; [`ResourceUpdates`], the change notifications of both eras |
+//! | `listen.rs` | `subscriptions/listen`: the 2026-07-28 stream of change notifications |
 //! | `batch.rs` | JSON-RPC batches, on sessions whose version makes accepting them a MUST |
 //! | `reply.rs` | a response kept typed until a transport encodes it |
 //! | `span.rs` | the `tracing` span of each request, with OpenTelemetry's names for MCP |
@@ -59,6 +61,7 @@ use crate::protocol::stateless::{
 };
 use crate::protocol::{
     Implementation, Incoming, LogLevel, Notification, Request, RequestId, params_meta,
+    subscriptions,
 };
 use crate::resource::ResourceTable;
 use crate::tool::content::CallToolResult;
@@ -71,6 +74,7 @@ mod batch;
 mod builder;
 mod completion;
 mod lifecycle;
+mod listen;
 mod prompts;
 mod reply;
 mod resources;
@@ -85,8 +89,8 @@ use scope::Scope;
 pub(crate) use batch::BatchItem;
 pub(crate) use batch::{BatchAnswer, batch_items};
 pub use builder::{
-    BuildError, DEFAULT_MAX_MESSAGE_BYTES, DEFAULT_MAX_QUEUED_RESPONSES, ServerBuilder,
-    ServerOptions,
+    BuildError, DEFAULT_MAX_LISTEN_URIS, DEFAULT_MAX_LISTENS, DEFAULT_MAX_LISTENS_PER_CONNECTION,
+    DEFAULT_MAX_MESSAGE_BYTES, DEFAULT_MAX_QUEUED_RESPONSES, ServerBuilder, ServerOptions,
 };
 pub use reply::Reply;
 pub(crate) use reply::ReplyBody;
@@ -112,8 +116,6 @@ struct ServerInner {
     capabilities: Value,
     /// `None` when no tool can run as a task.
     tasks: Option<Arc<crate::task::run::Tasks>>,
-    /// What `server/discover` declares: the same, less what the 2026-07-28 era does not serve.
-    discover_capabilities: Value,
 }
 
 /// The methods of prompts, resources and completion a server with `empty_prompts_and_resources` answers.
@@ -308,6 +310,7 @@ impl Server {
             "server/discover",
             "tools/list",
             "tools/call",
+            subscriptions::LISTEN,
         ];
         let method = req.method.as_str();
         let empty_lists =
@@ -373,6 +376,7 @@ impl Server {
                 Some(cache),
             ),
             "tools/list" => (Outcome::Answer(self.list_tools(req)), Some(cache)),
+            subscriptions::LISTEN => (Outcome::Answer(self.listen(req, conn, cancel).await), None),
             m if self.serves_resources(m) => {
                 // A read is the caller's: not cached, nor shared.
                 let cache = match m {

@@ -1,22 +1,34 @@
 //! `resources/list` and `resources/templates/list` (pages and cursors), `resources/read` (the
-//! resource's function with its context), `resources/subscribe` / `resources/unsubscribe` and the
-//! `notifications/resources/updated` they ask for, on top of the resource table.
+//! resource's function with its context), and the change notifications of resources:
+//! [`ResourceUpdates`], the handle the application tells of changes.
 //!
-//! The set of resources is fixed when the server is built, so `listChanged` is declared `false`
-//! and `notifications/resources/list_changed` is never sent. Subscriptions belong to the 2025
-//! era: the 2026-07-28 revision removed `resources/subscribe` (its `subscriptions/listen` stream
-//! is not implemented yet), so a stateless request for them is answered -32601.
+//! How a client hears of a change depends on its era:
+//!
+//! - 2025 era: `resources/subscribe` / `resources/unsubscribe` name the URIs whose
+//!   `notifications/resources/updated` the session gets; `notifications/resources/list_changed`
+//!   goes to every initialized session.
+//! - 2026-07-28 era: `resources/subscribe` was removed (-32601); a `subscriptions/listen` request
+//!   opts in to `resourceSubscriptions` URIs and to `resourcesListChanged`, and its stream carries
+//!   them (`listen.rs`).
+//!
+//! Resources are served with `subscribe: true`. `listChanged` is `false` unless the application
+//! opted in with [`crate::ServerBuilder::resources_list_changes`]: the table is fixed once the
+//! server is built, but what a template reaches (the files behind `file:///{path}`) may change,
+//! and only the application knows when.
 
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 
 use serde_json::{Value, json};
 
+use super::listen::Listens;
 use super::scope::Scope;
 use super::{Outcome, Server};
 use crate::context::Context;
 use crate::context::connection::{CancelToken, Connection, lock};
 use crate::error::{ProtocolError, codes};
 use crate::protocol::Request;
+use crate::protocol::subscriptions::Change;
 use crate::resource::{ReadError, ResourceTable};
 
 /// The methods a server with resources answers.
@@ -31,56 +43,121 @@ pub(super) const RESOURCE_METHODS: &[&str] = &[
 /// The 2025 era's "resource not found" code (the 2026-07-28 revision answers -32602).
 pub const RESOURCE_NOT_FOUND: i64 = codes::RESOURCE_NOT_FOUND;
 
-/// Who is subscribed to which URI, shared by a server and every handle it gives out.
+/// Who hears of which change, shared by a server and every handle it gives out.
 #[derive(Default)]
-struct Subscriptions {
-    entries: Mutex<Vec<(String, Connection)>>,
+pub(super) struct Registry {
+    /// 2025 era: `resources/subscribe`, one entry per URI and session.
+    subscriptions: Mutex<Vec<(String, Connection)>>,
+    /// 2025 era: the sessions told of list changes (kept only when list changes are declared).
+    sessions: Mutex<Vec<Connection>>,
+    /// 2026-07-28 era: the open `subscriptions/listen` streams.
+    pub(super) listens: Listens,
+    /// Whether `listChanged: true` was declared ([`crate::ServerBuilder::resources_list_changes`]).
+    list_changes: AtomicBool,
 }
 
-/// A handle to tell subscribed clients that a resource changed: cheap to clone, and obtainable
-/// before the server is built ([`crate::ServerBuilder::resource_updates`]) so that state given to
-/// the builder can hold one.
+/// A handle to tell clients that a resource changed, or that the list of resources did: cheap
+/// to clone, and obtainable before the server is built ([`crate::ServerBuilder::resource_updates`])
+/// so that state given to the builder can hold one. It reaches the sessions of both eras.
 #[derive(Clone, Default)]
 pub struct ResourceUpdates {
-    subscriptions: Arc<Subscriptions>,
+    registry: Arc<Registry>,
 }
 
 impl ResourceUpdates {
-    /// Sends `notifications/resources/updated` for `uri` to every connection subscribed to it
-    /// (closed connections are forgotten on the way). Returns how many were told.
+    /// Sends `notifications/resources/updated` for `uri` to every 2025-era session subscribed to
+    /// it and on every open `subscriptions/listen` stream that lists it (closed sessions are
+    /// forgotten on the way). Returns how many were told.
     pub fn updated(&self, uri: &str) -> usize {
-        let mut entries = lock(&self.subscriptions.entries);
-        entries.retain(|(_, conn)| !conn.is_closed());
+        let change = Change::ResourceUpdated(uri.to_owned());
         let mut told = 0;
-        for (subscribed, conn) in entries.iter() {
+        let mut subscriptions = lock(&self.registry.subscriptions);
+        subscriptions.retain(|(_, conn)| !conn.is_closed());
+        for (subscribed, conn) in subscriptions.iter() {
             if subscribed == uri {
-                conn.send(json!({
-                    "jsonrpc": "2.0",
-                    "method": "notifications/resources/updated",
-                    "params": {"uri": uri},
-                }));
+                conn.send(change.notification(None));
                 told += 1;
             }
         }
-        told
+        drop(subscriptions);
+        told + self.registry.listens.notify(&change)
     }
 
-    /// How many live subscriptions there are to `uri`.
+    /// Sends `notifications/resources/list_changed` to every initialized 2025-era session and
+    /// on every open `subscriptions/listen` stream that asked for `resourcesListChanged`.
+    /// Returns how many were told: 0, and nothing sent, unless the server declared list changes
+    /// ([`crate::ServerBuilder::resources_list_changes`]), since a client told `listChanged:
+    /// false` expects none.
+    pub fn list_changed(&self) -> usize {
+        if !self.registry.list_changes.load(Ordering::Acquire) {
+            tracing::warn!(
+                "ResourceUpdates::list_changed called on a server that does not declare                  resources.listChanged; nothing sent (see ServerBuilder::resources_list_changes)"
+            );
+            return 0;
+        }
+        let change = Change::ResourcesListChanged;
+        let mut told = 0;
+        let mut sessions = lock(&self.registry.sessions);
+        sessions.retain(|conn| !conn.is_closed());
+        for conn in sessions.iter() {
+            if conn.lock_session().initialized {
+                conn.send(change.notification(None));
+                told += 1;
+            }
+        }
+        drop(sessions);
+        told + self.registry.listens.notify(&change)
+    }
+
+    /// How many live subscriptions there are to `uri`: 2025-era sessions subscribed to it and
+    /// open listens that list it.
     pub fn subscribers(&self, uri: &str) -> usize {
-        lock(&self.subscriptions.entries)
+        let sessions = lock(&self.registry.subscriptions)
             .iter()
             .filter(|(u, conn)| u == uri && !conn.is_closed())
-            .count()
+            .count();
+        let change = Change::ResourceUpdated(uri.to_owned());
+        sessions + self.registry.listens.wanting(&change)
+    }
+
+    /// How many `subscriptions/listen` streams are open.
+    pub fn listens(&self) -> usize {
+        self.registry.listens.len()
+    }
+
+    /// Ends every open `subscriptions/listen` stream gracefully, each with the result that says
+    /// the server closed it (for a server shutting down); returns how many. Clients may open
+    /// new ones afterwards.
+    pub fn end_listens(&self) -> usize {
+        self.registry.listens.end_all()
+    }
+
+    pub(super) fn registry(&self) -> &Registry {
+        &self.registry
+    }
+
+    /// Declares (or not) list changes; set once, when the server is built.
+    pub(super) fn declare_list_changes(&self, on: bool) {
+        self.registry.list_changes.store(on, Ordering::Release);
+    }
+
+    /// Keeps `conn`, a session that completed `initialize`, to tell it of list changes.
+    pub(super) fn session_opened(&self, conn: &Connection) {
+        if self.registry.list_changes.load(Ordering::Acquire) {
+            let mut sessions = lock(&self.registry.sessions);
+            sessions.retain(|c| !c.is_closed());
+            sessions.push(conn.clone());
+        }
     }
 
     fn set(&self, uri: &str, conn: &Connection, on: bool) {
-        let mut entries = lock(&self.subscriptions.entries);
-        let same = |(u, c): &(String, Connection)| u == uri && Arc::ptr_eq(&c.inner, &conn.inner);
-        let present = entries.iter().any(same);
+        let mut subscriptions = lock(&self.registry.subscriptions);
+        let same = |(u, c): &(String, Connection)| u == uri && c.same(conn);
+        let present = subscriptions.iter().any(same);
         if on && !present {
-            entries.push((uri.to_owned(), conn.clone()));
+            subscriptions.push((uri.to_owned(), conn.clone()));
         } else if !on {
-            entries.retain(|e| !same(e));
+            subscriptions.retain(|e| !same(e));
         }
     }
 }

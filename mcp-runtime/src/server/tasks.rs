@@ -40,11 +40,7 @@ impl Server {
     /// The capabilities declared to a client of `version`: tasks as the 2025-11-25 capability, or
     /// as the 2026-07-28 extension.
     pub(super) fn capabilities_for(&self, version: &str) -> std::borrow::Cow<'_, Value> {
-        let caps = if crate::protocol::STATELESS_VERSIONS.contains(&version) {
-            &self.inner.discover_capabilities
-        } else {
-            &self.inner.capabilities
-        };
+        let caps = &self.inner.capabilities;
         if self.inner.tasks.is_none() {
             return std::borrow::Cow::Borrowed(caps);
         }

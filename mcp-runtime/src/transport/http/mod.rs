@@ -28,7 +28,9 @@
 //! - Stateless era (2026-07-28): no session. `MCP-Protocol-Version` must equal the `_meta`
 //!   version and `Mcp-Method` / `Mcp-Name` must match the body (else 400, -32020); `GET` and
 //!   `DELETE` answer 405. Closing a request's response stream cancels that call, so a replica
-//!   behind any load balancer can serve any request.
+//!   behind any load balancer can serve any request. A `subscriptions/listen` is answered with
+//!   an event stream that stays open (its acknowledgement first, then the change notifications
+//!   it opted in to) until the client closes it.
 //! - Security: the `Origin` header, when present, must be allowed (else 403; localhost origins
 //!   are allowed by default), the `Host` header must name an allowed host (DNS rebinding;
 //!   loopback names by default), and bodies are limited in size (413). [`BearerAuth`] adds a
@@ -92,6 +94,7 @@ pub use auth::{BearerAuth, BearerAuthService};
 pub use options::HttpOptions;
 
 use crate::error::{ProtocolError, codes};
+use crate::protocol::subscriptions::LISTEN;
 use crate::protocol::{HANDSHAKE_VERSIONS, Incoming, RequestId};
 use crate::server::{Reply, Server, batch_items};
 use dispatch::{Lifetime, dispatch};
@@ -363,8 +366,14 @@ async fn post(endpoint: &Endpoint, headers: &HeaderMap, body: Body) -> Result<Re
             };
             let sessions = &endpoint.sessions;
             let elsewhere = sessions.relays() && relay::elsewhere(&session.conn, &message);
-            let response =
-                dispatch(endpoint, &session.conn, message, Lifetime::Detached, slot).await;
+            // A listen lives as long as its response stream, in a session too: "Closing the
+            // SSE response stream is the cancellation signal" (2026-07-28,
+            // basic/patterns/cancellation). Other calls of a session run on.
+            let lifetime = match &message {
+                Incoming::Request(req) if req.method == LISTEN => Lifetime::Request,
+                _ => Lifetime::Detached,
+            };
+            let response = dispatch(endpoint, &session.conn, message, lifetime, slot).await;
             if elsewhere {
                 sessions.hand_on(id, &bytes).await?;
             }

@@ -1,10 +1,11 @@
 //! Server-sent events: each JSON-RPC message an event named `message` whose data is the JSON
-//! text, with a keep-alive comment while the stream is idle.
+//! text, with a keep-alive comment while the stream is idle, unbuffered by proxies.
 
 use std::convert::Infallible;
 use std::fmt;
 use std::time::Duration;
 
+use axum::http::HeaderValue;
 use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
 use futures_util::stream::{Stream, StreamExt};
@@ -16,9 +17,16 @@ pub(super) fn sse<M: fmt::Display>(
 ) -> Response {
     let events = messages
         .map(|m| Ok::<_, Infallible>(Event::default().event("message").data(m.to_string())));
-    Sse::new(events)
+    let mut response = Sse::new(events)
         .keep_alive(KeepAlive::new().interval(keep_alive))
-        .into_response()
+        .into_response();
+    // "When initiating an SSE stream, servers SHOULD include the `X-Accel-Buffering: no` header"
+    // so that proxies such as nginx pass each event on at once (2026-07-28,
+    // basic/transports/streamable-http, Receiving Messages).
+    response
+        .headers_mut()
+        .insert("x-accel-buffering", HeaderValue::from_static("no"));
+    response
 }
 
 #[cfg(test)]
@@ -35,6 +43,7 @@ mod tests {
             response.headers()[axum::http::header::CONTENT_TYPE],
             "text/event-stream"
         );
+        assert_eq!(response.headers()["x-accel-buffering"], "no");
         let body = axum::body::to_bytes(response.into_body(), usize::MAX)
             .await
             .unwrap();
