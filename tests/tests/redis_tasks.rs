@@ -1,4 +1,4 @@
-//! Tasks (2025-11-25) shared by two replicas through Redis (`RedisTaskStore`, feature `redis`),
+//! Tasks (2025-11-25, and stateless 2026-07-28 ones) shared by two replicas through Redis (`RedisTaskStore`, feature `redis`),
 //! sessions shared too (`RedisSessionStore`): a task started on one replica runs there and is
 //! read, listed, awaited and cancelled through the other; its keys expire in Redis itself; the
 //! limits count the tasks of every replica; a lost Redis gives clear errors, and the store works
@@ -16,7 +16,7 @@ use mcp_runtime::task::{RedisTaskStore, TaskLimits, TaskRecord, TaskStatus, Task
 use mcp_runtime::transport::http::store::RedisSessionStore;
 use mcp_runtime::transport::http::{HttpOptions, router};
 use serde_json::{Value, json};
-use test_support::http::{Served, serve_app};
+use test_support::http::{STATELESS, Served, serve_app};
 use test_support::redis::Redis;
 
 /// How often a replica running a task re-reads its record, and `tasks/result` polls.
@@ -471,4 +471,83 @@ async fn the_redis_flag_shares_tasks_between_replicas_too() {
     assert_eq!(record["result"]["status"], "cancelled", "{record}");
     serving_a.abort();
     serving_b.abort();
+}
+
+/// The response to a stateless (2026-07-28) request `method` with `params` at `to`, from a client
+/// that takes tasks.
+async fn stateless(to: &str, method: &str, mut params: Value) -> Value {
+    params["_meta"] = json!({
+        "io.modelcontextprotocol/protocolVersion": STATELESS,
+        "io.modelcontextprotocol/clientCapabilities":
+            {"extensions": {"io.modelcontextprotocol/tasks": {}}}
+    });
+    let body = json!({"jsonrpc": "2.0", "id": 1, "method": method, "params": params});
+    let mut request = reqwest::Client::new()
+        .post(to)
+        .header("content-type", "application/json")
+        .header("accept", "application/json, text/event-stream")
+        .header("mcp-protocol-version", STATELESS)
+        .header("mcp-method", method);
+    // The tool's name, or the task's id, echoed in a header.
+    let name = body["params"]["name"].as_str();
+    if let Some(name) = name.or(body["params"]["taskId"].as_str()) {
+        request = request.header("mcp-name", name);
+    }
+    let text = request.body(body.to_string()).send().await.unwrap();
+    let text = text.text().await.unwrap();
+    // A JSON body, or an event stream whose last `data:` line is the answer.
+    let json = text
+        .lines()
+        .filter_map(|l| l.strip_prefix("data:"))
+        .next_back()
+        .unwrap_or(&text);
+    serde_json::from_str(json.trim()).unwrap_or_else(|e| panic!("{e}: {text}"))
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn stateless_tasks_are_read_and_cancelled_on_the_other_replica() {
+    let Some(redis) = Redis::start() else { return };
+    let (a, b) = (
+        replica(&redis, 64, 1024).await,
+        replica(&redis, 64, 1024).await,
+    );
+    let call =
+        |steps: u32, tag: &str| json!({"name": "count", "arguments": {"steps": steps, "tag": tag}});
+
+    // One runs to its end on A; B reads its result.
+    let created = stateless(&a.url, "tools/call", call(6, "stateless-done")).await;
+    assert_eq!(created["result"]["resultType"], "task", "{created}");
+    let id = created["result"]["taskId"].as_str().unwrap().to_owned();
+    let working = stateless(&b.url, "tasks/get", json!({"taskId": id})).await;
+    assert_eq!(working["result"]["status"], "working", "{working}");
+    let mut done = Value::Null;
+    for _ in 0..200 {
+        done = stateless(&b.url, "tasks/get", json!({"taskId": id})).await;
+        if done["result"]["status"] != "working" {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    assert_eq!(done["result"]["status"], "completed", "{done}");
+    assert_eq!(
+        done["result"]["result"]["structuredContent"]["result"],
+        "counted to 6"
+    );
+
+    // Another is cancelled through B, and stops on A.
+    let created = stateless(&a.url, "tools/call", call(400, "stateless-cancelled")).await;
+    let id = created["result"]["taskId"].as_str().unwrap().to_owned();
+    until("the body runs on A", || steps("stateless-cancelled") >= 2).await;
+    let cancelled = stateless(&b.url, "tasks/cancel", json!({"taskId": id})).await;
+    assert_eq!(cancelled["result"]["resultType"], "complete", "{cancelled}");
+    tokio::time::sleep(POLL * 3).await;
+    let stopped_at = steps("stateless-cancelled");
+    tokio::time::sleep(STEP * 6).await;
+    assert_eq!(
+        steps("stateless-cancelled"),
+        stopped_at,
+        "the body stopped on A"
+    );
+    let record = stateless(&a.url, "tasks/get", json!({"taskId": id})).await;
+    assert_eq!(record["result"]["status"], "cancelled", "{record}");
 }
