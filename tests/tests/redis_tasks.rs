@@ -1,15 +1,17 @@
-//! Tasks (2025-11-25, and stateless 2026-07-28 ones) shared by two replicas through Redis (`RedisTaskStore`, feature `redis`),
-//! sessions shared too (`RedisSessionStore`): a task started on one replica runs there and is
-//! read, listed, awaited and cancelled through the other; its keys expire in Redis itself; the
-//! limits count the tasks of every replica; a lost Redis gives clear errors, and the store works
-//! again once Redis is back; a server binary's `--redis URL` shares its tasks as well as its
-//! sessions. Needs Debian's `redis-server`; skipped without it unless
-//! `MCP_INTEROP_REQUIRED` is set.
+//! Tasks (2025-11-25, and stateless 2026-07-28 ones) shared by two replicas through Redis
+//! (`RedisTaskStore`, feature `redis`), sessions shared too (`RedisSessionStore`): a task started
+//! on one replica runs there and is read, listed, awaited and cancelled through the other, and
+//! its question answered through the other; its keys expire in Redis itself; the limits count
+//! the tasks of every replica; a lost Redis gives clear errors, and the store works again once
+//! Redis is back; a server binary's `--redis URL` shares its tasks as well as its sessions.
+//! Needs Debian's `redis-server`; skipped without it unless `MCP_INTEROP_REQUIRED` is set.
 
 use std::collections::HashMap;
+use std::pin::Pin;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+use futures_util::StreamExt;
 use mcp_runtime::cli::ServeArgs;
 use mcp_runtime::prelude::*;
 use mcp_runtime::task::{RedisTaskStore, TaskLimits, TaskRecord, TaskStatus, TaskStore, now_ms};
@@ -57,7 +59,7 @@ async fn count(ctx: &Context, steps: u32, tag: String) -> String {
 /// and the fleet `total`.
 fn server(tasks: RedisTaskStore, per_session: usize, total: usize) -> Server {
     Server::builder("redis-tasks", "1.0.0")
-        .tools(tools![count])
+        .tools(tools![count, ask_first])
         .task_poll_interval(POLL)
         .max_tasks_per_session(per_session)
         .max_tasks(total)
@@ -108,7 +110,7 @@ async fn post(to: &str, session: Option<&str>, body: Value) -> (u16, Option<Stri
 /// Opens a 2025-11-25 session on `to`.
 async fn open(to: &str) -> String {
     let init = json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
-        "protocolVersion": "2025-11-25", "capabilities": {},
+        "protocolVersion": "2025-11-25", "capabilities": {"elicitation": {}},
         "clientInfo": {"name": "two-replicas", "version": "1.0"}
     }});
     let (status, id, _) = post(to, None, init).await;
@@ -550,4 +552,100 @@ async fn stateless_tasks_are_read_and_cancelled_on_the_other_replica() {
     );
     let record = stateless(&a.url, "tasks/get", json!({"taskId": id})).await;
     assert_eq!(record["result"]["status"], "cancelled", "{record}");
+}
+
+#[derive(serde::Deserialize, JsonSchema)]
+struct Go {
+    /// Go on?
+    go: bool,
+}
+
+/// Ask whether to go on, then say what was answered.
+#[tool(task)]
+async fn ask_first(ctx: &Context) -> String {
+    match ctx.elicit::<Go>("Go on?").await {
+        Ok(Elicitation::Accept(Go { go })) => format!("go: {go}"),
+        _ => "no answer".into(),
+    }
+}
+
+/// The session's `GET` stream on `to`, read one JSON-RPC message at a time.
+struct Stream {
+    body: Pin<Box<dyn futures_util::Stream<Item = reqwest::Result<Vec<u8>>> + Send>>,
+    buffer: String,
+}
+
+impl Stream {
+    async fn open(to: &str, session: &str) -> Stream {
+        let response = reqwest::Client::new()
+            .get(to)
+            .header("accept", "text/event-stream")
+            .header("mcp-session-id", session)
+            .header("mcp-protocol-version", "2025-11-25")
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(response.status().as_u16(), 200);
+        let body = response.bytes_stream().map(|b| b.map(|b| b.to_vec()));
+        Stream {
+            body: Box::pin(body),
+            buffer: String::new(),
+        }
+    }
+
+    async fn next(&mut self) -> Value {
+        loop {
+            if let Some(end) = self.buffer.find("\n\n") {
+                let event: String = self.buffer.drain(..end + 2).collect();
+                if let Some(data) = event.lines().find_map(|l| l.strip_prefix("data:")) {
+                    return serde_json::from_str(data.trim()).unwrap();
+                }
+                continue;
+            }
+            let chunk = tokio::time::timeout(test_support::HANG, self.body.next())
+                .await
+                .expect("the stream went quiet")
+                .expect("the stream ended")
+                .unwrap();
+            self.buffer.push_str(&String::from_utf8(chunk).unwrap());
+        }
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_tasks_question_is_answered_through_the_other_replica() {
+    let Some(redis) = Redis::start() else { return };
+    let (a, b) = (
+        replica(&redis, 64, 1024).await,
+        replica(&redis, 64, 1024).await,
+    );
+    let session = open(&a.url).await;
+    let mut stream = Stream::open(&a.url, &session).await;
+    let params = json!({"name": "ask_first", "arguments": {}, "task": {}});
+    let id = task_id(&ask(&a.url, &session, "tools/call", params).await);
+
+    // The question comes on the session's stream (after the task's status notifications), tied
+    // to the task; B sees the task waiting for it.
+    let question = loop {
+        let message = stream.next().await;
+        if message["method"] == "elicitation/create" {
+            break message;
+        }
+        assert_eq!(message["method"], "notifications/tasks/status", "{message}");
+    };
+    let related = &question["params"]["_meta"]["io.modelcontextprotocol/related-task"];
+    assert_eq!(related["taskId"], json!(id), "{question}");
+    let waiting = get(&b.url, &session, &id).await;
+    assert_eq!(waiting["result"]["status"], "input_required", "{waiting}");
+
+    // Answered through B, which relays it to A.
+    let answer = json!({"jsonrpc": "2.0", "id": question["id"], "result": {
+        "action": "accept", "content": {"go": true}
+    }});
+    assert_eq!(post(&b.url, Some(&session), answer).await.0, 202);
+    let result = ask(&b.url, &session, "tasks/result", json!({"taskId": id})).await;
+    assert_eq!(
+        result["result"]["structuredContent"]["result"], "go: true",
+        "{result}"
+    );
 }

@@ -18,8 +18,9 @@
 //! every replica agrees on, a record read cannot be lost the way a pub/sub message published
 //! while a listener reconnects is, and it works with any shared store, not only Redis. The cost
 //! is one read per running task per poll interval, and a cancellation that takes effect within
-//! one poll interval.) Answers to a stateless task's questions (`tasks/update`) reach it only on
-//! the replica that runs it.
+//! one poll interval.) A handshake-era task asks its questions over the session, whose answers
+//! the HTTP transport relays to the replica that asked; answers to a stateless task's questions
+//! (`tasks/update`) reach it only on the replica that runs it.
 //!
 //! | file | what it holds |
 //! |---|---|

@@ -15,7 +15,8 @@
 //! stored one has not ended (`KEEPTTL`), so a replica that finishes a body after another
 //! cancelled its task cannot turn it back to `completed`, and an expired record is never
 //! revived. `get` is a `GET`; `list` reads the owner's set, drops the ids whose record expired,
-//! and pages oldest first. The scripts name keys they build from the prefix, which a single Redis
+//! and pages oldest first. Stateless (2026-07-28) tasks have no owner and are not indexed by one:
+//! that era has no `tasks/list`, and an index of every stateless task would only grow. The scripts name keys they build from the prefix, which a single Redis
 //! (or one with replicas) allows and Redis Cluster does not.
 //!
 //! A command that fails (Redis unreachable, or slower than the connection's response timeout)
