@@ -15,9 +15,10 @@
 //! stored one has not ended (`KEEPTTL`), so a replica that finishes a body after another
 //! cancelled its task cannot turn it back to `completed`, and an expired record is never
 //! revived. `get` is a `GET`; `list` reads the owner's set, drops the ids whose record expired,
-//! and pages oldest first. Stateless (2026-07-28) tasks have no owner and are not indexed by one:
-//! that era has no `tasks/list`, and an index of every stateless task would only grow. The scripts name keys they build from the prefix, which a single Redis
-//! (or one with replicas) allows and Redis Cluster does not.
+//! and pages oldest first. Stateless (2026-07-28) tasks have no owner: they are counted in
+//! `{prefix}:tasks` only, and not listed (that era has no `tasks/list`). The scripts name keys
+//! they build from the prefix, which a single Redis (or one with replicas) allows and Redis
+//! Cluster does not.
 //!
 //! A command that fails (Redis unreachable, or slower than the connection's response timeout)
 //! is a [`TaskStoreError::Backend`]; the request that needed it gets a JSON-RPC error. The
