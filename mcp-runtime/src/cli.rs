@@ -1,6 +1,6 @@
 //! The command line of a server binary (feature `cli`): stdio by default, `--http ADDR` for MCP
-//! Streamable HTTP (with the `http` feature), `--redis URL` to keep its sessions in Redis (with
-//! the `redis` feature), `--help` and `--version`, parsed by clap. An unknown
+//! Streamable HTTP (with the `http` feature), `--redis URL` to keep its sessions and tasks in Redis
+//! (with the `redis` feature), `--help` and `--version`, parsed by clap. An unknown
 //! flag is an error: usage on stderr, exit code 2, nothing served.
 //!
 //! A whole `main` in one line:
@@ -62,8 +62,8 @@ pub struct ServeArgs {
     #[cfg(feature = "http")]
     #[arg(long, value_name = "ADDR", value_parser = http_addr)]
     pub http: Option<String>,
-    /// Keep sessions in Redis (redis://HOST:PORT/DB), shared with every replica given the same
-    /// URL, so that a load balancer need not be sticky. Needs --http.
+    /// Keep sessions and tasks in Redis (redis://HOST:PORT/DB), shared with every replica given
+    /// the same URL, so that a load balancer need not be sticky. Needs --http.
     #[cfg(feature = "redis")]
     #[arg(long, value_name = "URL", requires = "http")]
     pub redis: Option<String>,
@@ -80,13 +80,19 @@ impl ServeArgs {
             eprintln!("listening on http://{}/mcp", listener.local_addr()?);
             #[allow(unused_mut)]
             let mut options = crate::transport::http::HttpOptions::default();
+            #[allow(unused_mut)]
+            let mut server = server.clone();
             #[cfg(feature = "redis")]
             if let Some(url) = &self.redis {
+                use crate::task::RedisTaskStore;
                 use crate::transport::http::store::RedisSessionStore;
                 let store = RedisSessionStore::connect(url)
                     .await
                     .map_err(io::Error::other)?;
-                eprintln!("sessions in Redis at {url}");
+                // The tasks share the sessions' connection and key prefix.
+                let tasks = RedisTaskStore::with_connection(store.connection(), "mcp");
+                server = server.with_task_store(std::sync::Arc::new(tasks));
+                eprintln!("sessions and tasks in Redis at {url}");
                 options = options.session_store(std::sync::Arc::new(store));
             }
             return server.serve_http_on(listener, options).await;

@@ -103,6 +103,7 @@ pub struct Server {
     inner: Arc<ServerInner>,
 }
 
+#[derive(Clone)]
 struct ServerInner {
     tools: ToolTable,
     prompts: Prompts,

@@ -58,6 +58,20 @@ impl Server {
         std::borrow::Cow::Owned(caps)
     }
 
+    /// This server with its task records in `store` (the same tools, state and options): how a
+    /// binary that chooses its store from its command line (`--redis URL`) installs it after
+    /// building. Call it before serving; tasks already started stay with `self`. A server
+    /// without task tools is returned as it is.
+    pub fn with_task_store(&self, store: Arc<dyn crate::task::TaskStore>) -> Server {
+        let mut inner = (*self.inner).clone();
+        if let Some(tasks) = &inner.tasks {
+            inner.tasks = Some(Arc::new(Tasks::new(store, tasks.options)));
+        }
+        Server {
+            inner: Arc::new(inner),
+        }
+    }
+
     /// Whether this call of `name` runs as a task, or is refused because it must.
     pub(super) fn task_plan(
         &self,
@@ -261,11 +275,16 @@ fn task_id(req: &Request) -> Result<&str, ProtocolError> {
         .ok_or_else(|| ProtocolError::invalid_params("Invalid params: a string `taskId` is needed"))
 }
 
-/// The session a handshake-era task belongs to.
+/// The session a handshake-era task belongs to: an HTTP session's id, which every replica
+/// serving the session knows (so a task started through one is found through another), or a
+/// fresh unguessable id for a connection without one (stdio, in memory).
 fn task_owner(tasks: &Tasks, conn: &Connection) -> String {
     conn.inner
         .task_owner
-        .get_or_init(|| tasks.next_id())
+        .get_or_init(|| match &conn.lock_session().session_id {
+            Some(id) => format!("session:{id}"),
+            None => tasks.next_id(),
+        })
         .clone()
 }
 

@@ -62,7 +62,14 @@ impl TaskStore for MemoryTaskStore {
     }
 
     fn put(&self, record: TaskRecord) -> BoxFuture<'_, Result<(), TaskStoreError>> {
-        self.swept().insert(record.task_id.clone(), record);
+        let mut records = self.swept();
+        if !records
+            .get(&record.task_id)
+            .is_some_and(|r| r.status.is_terminal())
+        {
+            records.insert(record.task_id.clone(), record);
+        }
+        drop(records);
         futures_util::future::ready(Ok(())).boxed()
     }
 
@@ -164,5 +171,13 @@ mod tests {
         let r = store.get("d").await.unwrap().unwrap();
         let back: TaskRecord = serde_json::from_value(serde_json::to_value(&r).unwrap()).unwrap();
         assert_eq!(back, r);
+        // An ended record stays ended.
+        let ended = TaskRecord {
+            status: TaskStatus::Cancelled,
+            ..r.clone()
+        };
+        store.put(ended.clone()).await.unwrap();
+        store.put(r).await.unwrap();
+        assert_eq!(store.get("d").await.unwrap(), Some(ended));
     }
 }

@@ -7,10 +7,26 @@
 //! trait ([`MemoryTaskStore`] by default). What cannot be serialized (the running future, the
 //! questions waiting for an answer) stays with the process that runs the task.
 //!
+//! With a store shared by several replicas (`RedisTaskStore`, feature `redis`), a task runs on
+//! the replica that started it and is seen from all of them: `tasks/get` and `tasks/list` read
+//! the store, `tasks/result` on another replica polls it every poll interval until the record
+//! ends, and `tasks/cancel` on another replica marks the record cancelled in the store. The
+//! replica running the task re-reads its record every poll interval while the body runs
+//! ([`TaskStore::is_shared`]) and stops the body once it finds it cancelled; the store never
+//! replaces an ended record, so the body's own end cannot undo the cancellation. (Re-reading the
+//! store rather than sending a message between replicas: the store is already the one place
+//! every replica agrees on, a record read cannot be lost the way a pub/sub message published
+//! while a listener reconnects is, and it works with any shared store, not only Redis. The cost
+//! is one read per running task per poll interval, and a cancellation that takes effect within
+//! one poll interval.) A handshake-era task asks its questions over the session, whose answers
+//! the HTTP transport relays to the replica that asked; answers to a stateless task's questions
+//! (`tasks/update`) reach it only on the replica that runs it.
+//!
 //! | file | what it holds |
 //! |---|---|
 //! | this file | [`TaskRecord`], [`TaskStatus`], [`TaskStore`], [`TaskOptions`] and their defaults |
 //! | `memory.rs` | [`MemoryTaskStore`]: the default store, with expiry and limits |
+//! | `redis.rs` | `RedisTaskStore` (feature `redis`): records shared by replicas through Redis |
 //! | `run.rs` | the tasks of one server: the running ones, their input flow, their ends |
 //! | `wire.rs` | a record as each era writes it |
 
@@ -21,10 +37,14 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 mod memory;
+#[cfg(feature = "redis")]
+mod redis;
 pub(crate) mod run;
 pub(crate) mod wire;
 
 pub use memory::MemoryTaskStore;
+#[cfg(feature = "redis")]
+pub use redis::RedisTaskStore;
 
 /// The default `ttl` of a task whose client asked for none: 1 hour.
 pub const DEFAULT_TASK_TTL: Duration = Duration::from_secs(3600);
@@ -219,7 +239,9 @@ pub trait TaskStore: Send + Sync + 'static {
         limits: TaskLimits,
     ) -> BoxFuture<'_, Result<(), TaskStoreError>>;
 
-    /// Replaces the record with the same id (the task changed).
+    /// Replaces the record with the same id (the task changed). A record that has ended
+    /// ([`TaskStatus::is_terminal`]) stays as it is: the first end stored is the task's end,
+    /// whichever replica stored it.
     fn put(&self, record: TaskRecord) -> BoxFuture<'_, Result<(), TaskStoreError>>;
 
     /// The record of `task_id`, if it exists and has not expired.
@@ -236,6 +258,13 @@ pub trait TaskStore: Send + Sync + 'static {
         cursor: Option<&'a str>,
         limit: usize,
     ) -> BoxFuture<'a, Result<TaskPage, TaskStoreError>>;
+
+    /// True when other processes change these records too (a store shared by replicas): a
+    /// running task then re-reads its record every poll interval, to stop once another replica
+    /// cancelled it. False by default.
+    fn is_shared(&self) -> bool {
+        false
+    }
 }
 
 /// Now, in milliseconds since the Unix epoch: the clock records and expiry use.

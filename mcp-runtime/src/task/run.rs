@@ -132,6 +132,7 @@ impl Tasks {
                 biased;
                 _ = live.cancel.cancelled() => None,
                 _ = tokio::time::sleep(ttl) => None,
+                _ = tasks.cancelled_elsewhere(&live) => None,
                 r = call => Some(r),
             };
             live.change(|r| {
@@ -199,13 +200,35 @@ impl Tasks {
                 record = lock(&live.record).clone();
             }
             None => {
-                // Run elsewhere (or its process is gone): the record says it is over.
+                // Run by another replica (or by a process that is gone): the record says it is
+                // over, and the replica running it stops the body when it next reads the record
+                // (see `cancelled_elsewhere`). The store keeps whichever end came first.
                 record.status = TaskStatus::Cancelled;
+                record.input_requests.clear();
                 record.last_updated_at_ms = now_ms();
-                self.store.put(record.clone()).await.map_err(store_error)?;
+                self.store.put(record).await.map_err(store_error)?;
+                record = self.get(task_id, owner).await?;
             }
         }
         Ok(record)
+    }
+
+    /// Resolves once the store says `live` was cancelled (by another replica); never with a
+    /// store only this process uses, where `tasks/cancel` reaches the task directly. A failed
+    /// read is logged and retried at the next interval.
+    async fn cancelled_elsewhere(&self, live: &LiveTask) {
+        if !self.store.is_shared() {
+            return std::future::pending().await;
+        }
+        let id = lock(&live.record).task_id.clone();
+        loop {
+            tokio::time::sleep(self.options.poll_interval).await;
+            match self.store.get(&id).await {
+                Ok(Some(r)) if r.status == TaskStatus::Cancelled => return,
+                Ok(_) => {}
+                Err(e) => tracing::warn!(task = %id, error = %e, "task record not read"),
+            }
+        }
     }
 
     /// Delivers the answers among `responses` whose key the task waits on; other keys are

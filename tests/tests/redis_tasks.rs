@@ -1,0 +1,651 @@
+//! Tasks (2025-11-25, and stateless 2026-07-28 ones) shared by two replicas through Redis
+//! (`RedisTaskStore`, feature `redis`), sessions shared too (`RedisSessionStore`): a task started
+//! on one replica runs there and is read, listed, awaited and cancelled through the other, and
+//! its question answered through the other; its keys expire in Redis itself; the limits count
+//! the tasks of every replica; a lost Redis gives clear errors, and the store works again once
+//! Redis is back; a server binary's `--redis URL` shares its tasks as well as its sessions.
+//! Needs Debian's `redis-server`; skipped without it unless `MCP_INTEROP_REQUIRED` is set.
+
+use std::collections::HashMap;
+use std::pin::Pin;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use futures_util::StreamExt;
+use mcp_runtime::cli::ServeArgs;
+use mcp_runtime::prelude::*;
+use mcp_runtime::task::{RedisTaskStore, TaskLimits, TaskRecord, TaskStatus, TaskStore, now_ms};
+use mcp_runtime::transport::http::store::RedisSessionStore;
+use mcp_runtime::transport::http::{HttpOptions, router};
+use serde_json::{Value, json};
+use test_support::http::{STATELESS, Served, serve_app};
+use test_support::redis::Redis;
+
+/// How often a replica running a task re-reads its record, and `tasks/result` polls.
+const POLL: Duration = Duration::from_millis(100);
+/// How long one step of `count` takes.
+const STEP: Duration = Duration::from_millis(50);
+
+/// The steps each `count` call has taken, by its tag.
+static STEPS: Mutex<Option<HashMap<String, u32>>> = Mutex::new(None);
+
+fn steps(tag: &str) -> u32 {
+    let steps = STEPS.lock().unwrap();
+    steps
+        .as_ref()
+        .and_then(|s| s.get(tag))
+        .copied()
+        .unwrap_or(0)
+}
+
+/// Count to `steps`, one step every 50 ms, each reported as progress.
+#[tool(task)]
+async fn count(ctx: &Context, steps: u32, tag: String) -> String {
+    for step in 1..=steps {
+        tokio::time::sleep(STEP).await;
+        *STEPS
+            .lock()
+            .unwrap()
+            .get_or_insert_with(HashMap::new)
+            .entry(tag.clone())
+            .or_default() = step;
+        let message = format!("step {step} of {steps}");
+        ctx.progress(f64::from(step), Some(f64::from(steps)), Some(&message));
+    }
+    format!("counted to {steps}")
+}
+
+/// A server whose tasks are kept in `tasks`, a session keeping `per_session` of them at most
+/// and the fleet `total`.
+fn server(tasks: RedisTaskStore, per_session: usize, total: usize) -> Server {
+    Server::builder("redis-tasks", "1.0.0")
+        .tools(tools![count, ask_first])
+        .task_poll_interval(POLL)
+        .max_tasks_per_session(per_session)
+        .max_tasks(total)
+        .build()
+        .unwrap()
+        .with_task_store(Arc::new(tasks))
+}
+
+/// A replica: sessions and tasks in `redis`, on one connection.
+async fn replica(redis: &Redis, per_session: usize, total: usize) -> Served {
+    let sessions = RedisSessionStore::connect(&redis.url).await.unwrap();
+    let tasks = RedisTaskStore::with_connection(sessions.connection(), "mcp");
+    let options = HttpOptions::default().session_store(Arc::new(sessions));
+    serve_app(router(&server(tasks, per_session, total), options)).await
+}
+
+/// POSTs `body` in `session` (none for `initialize`); the status, the session header and the
+/// JSON-RPC messages of the answer (one JSON body, or each event of a stream).
+async fn post(to: &str, session: Option<&str>, body: Value) -> (u16, Option<String>, Vec<Value>) {
+    let mut request = reqwest::Client::new()
+        .post(to)
+        .header("content-type", "application/json")
+        .header("accept", "application/json, text/event-stream")
+        .body(body.to_string());
+    if let Some(id) = session {
+        request = request
+            .header("mcp-session-id", id)
+            .header("mcp-protocol-version", "2025-11-25");
+    }
+    let response = request.send().await.unwrap();
+    let status = response.status().as_u16();
+    let id = response
+        .headers()
+        .get("mcp-session-id")
+        .map(|v| v.to_str().unwrap().to_owned());
+    let text = response.text().await.unwrap();
+    let messages = match serde_json::from_str(&text) {
+        Ok(one) => vec![one],
+        Err(_) => text
+            .lines()
+            .filter_map(|l| l.strip_prefix("data:"))
+            .map(|d| serde_json::from_str(d.trim()).unwrap())
+            .collect(),
+    };
+    (status, id, messages)
+}
+
+/// Opens a 2025-11-25 session on `to`.
+async fn open(to: &str) -> String {
+    let init = json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
+        "protocolVersion": "2025-11-25", "capabilities": {"elicitation": {}},
+        "clientInfo": {"name": "two-replicas", "version": "1.0"}
+    }});
+    let (status, id, _) = post(to, None, init).await;
+    assert_eq!(status, 200);
+    let session = id.expect("a session id");
+    let initialized = json!({"jsonrpc": "2.0", "method": "notifications/initialized"});
+    assert_eq!(post(to, Some(&session), initialized).await.0, 202);
+    session
+}
+
+/// The response to the request `method` with `params` in `session` at the endpoint `to`.
+async fn ask(to: &str, session: &str, method: &str, params: Value) -> Value {
+    let body = json!({"jsonrpc": "2.0", "id": 1, "method": method, "params": params});
+    let (status, _, messages) = post(to, Some(session), body).await;
+    assert_eq!(status, 200, "{messages:?}");
+    let response = messages.into_iter().find(|m| m.get("id").is_some());
+    response.expect("a response")
+}
+
+/// Starts `count` to `steps` as a task with `ttl` ms; the response.
+async fn start(to: &str, session: &str, steps: u32, tag: &str, ttl: u64) -> Value {
+    let params = json!({"name": "count", "arguments": {"steps": steps, "tag": tag},
+        "task": {"ttl": ttl}});
+    ask(to, session, "tools/call", params).await
+}
+
+/// The id of the task `start` created.
+fn task_id(created: &Value) -> String {
+    let id = created["result"]["task"]["taskId"].as_str();
+    id.unwrap_or_else(|| panic!("a task: {created}")).to_owned()
+}
+
+async fn get(to: &str, session: &str, id: &str) -> Value {
+    ask(to, session, "tasks/get", json!({"taskId": id})).await
+}
+
+/// Waits (polling every 20 ms, up to 10 s) until `done` holds.
+async fn until(what: &str, mut done: impl FnMut() -> bool) {
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while !done() {
+        assert!(Instant::now() < deadline, "never: {what}");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_task_started_on_one_replica_is_read_listed_and_awaited_on_the_other() {
+    let Some(redis) = Redis::start() else { return };
+    let (a, b) = (
+        replica(&redis, 64, 1024).await,
+        replica(&redis, 64, 1024).await,
+    );
+    let session = open(&a.url).await;
+    let id = task_id(&start(&a.url, &session, 10, "awaited", 60_000).await);
+
+    // B reads it from Redis while it runs on A.
+    let working = get(&b.url, &session, &id).await;
+    assert_eq!(working["result"]["status"], "working", "{working}");
+    assert_eq!(working["result"]["pollInterval"], 100);
+    let listed = ask(&b.url, &session, "tasks/list", json!({})).await;
+    let ids: Vec<&Value> = listed["result"]["tasks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| &t["taskId"])
+        .collect();
+    assert_eq!(ids, [&json!(id)], "{listed}");
+    // A progress step reaches the record that B reads.
+    until("a step on A", || steps("awaited") >= 2).await;
+    let later = get(&b.url, &session, &id).await;
+    let message = later["result"]["statusMessage"]
+        .as_str()
+        .unwrap_or_default();
+    assert!(message.starts_with("step "), "{later}");
+
+    // `tasks/result` on B waits for the body's end on A.
+    let started = Instant::now();
+    let result = ask(&b.url, &session, "tasks/result", json!({"taskId": id})).await;
+    assert_eq!(
+        result["result"]["structuredContent"]["result"], "counted to 10",
+        "{result}"
+    );
+    assert_eq!(
+        result["result"]["_meta"]["io.modelcontextprotocol/related-task"]["taskId"],
+        json!(id)
+    );
+    assert_eq!(steps("awaited"), 10);
+    assert!(started.elapsed() < Duration::from_secs(5));
+    let done = get(&b.url, &session, &id).await;
+    assert_eq!(done["result"]["status"], "completed");
+
+    // Another session sees none of it, on either replica.
+    let other = open(&b.url).await;
+    let theirs = ask(&a.url, &other, "tasks/list", json!({})).await;
+    assert_eq!(theirs["result"]["tasks"], json!([]), "{theirs}");
+    let refused = get(&b.url, &other, &id).await;
+    assert_eq!(refused["error"]["code"], -32602, "{refused}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_task_cancelled_on_another_replica_stops_and_stays_cancelled() {
+    let Some(redis) = Redis::start() else { return };
+    let (a, b) = (
+        replica(&redis, 64, 1024).await,
+        replica(&redis, 64, 1024).await,
+    );
+    let session = open(&a.url).await;
+    let id = task_id(&start(&a.url, &session, 400, "cancelled", 60_000).await);
+    until("the body runs on A", || steps("cancelled") >= 2).await;
+
+    let cancelled = ask(&b.url, &session, "tasks/cancel", json!({"taskId": id})).await;
+    assert_eq!(cancelled["result"]["status"], "cancelled", "{cancelled}");
+    // A reads the record within one poll interval and stops the body.
+    tokio::time::sleep(POLL * 3).await;
+    let stopped_at = steps("cancelled");
+    tokio::time::sleep(STEP * 6).await;
+    assert_eq!(steps("cancelled"), stopped_at, "the body stopped on A");
+    assert!(stopped_at < 400);
+
+    for replica in [&a.url, &b.url] {
+        let record = get(replica, &session, &id).await;
+        assert_eq!(record["result"]["status"], "cancelled", "{record}");
+    }
+    let result = ask(&a.url, &session, "tasks/result", json!({"taskId": id})).await;
+    let message = result["error"]["message"].as_str().unwrap_or_default();
+    assert!(message.contains("was cancelled"), "{result}");
+    let again = ask(&a.url, &session, "tasks/cancel", json!({"taskId": id})).await;
+    assert_eq!(again["error"]["code"], -32602, "{again}");
+    let stored: Value = serde_json::from_str(&redis.cli(&["GET", &format!("mcp:task:{id}")]))
+        .expect("the record, as JSON");
+    assert_eq!(stored["status"], "cancelled");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn task_keys_expire_in_redis_after_the_ttl() {
+    let Some(redis) = Redis::start() else { return };
+    let (a, b) = (
+        replica(&redis, 64, 1024).await,
+        replica(&redis, 64, 1024).await,
+    );
+    let session = open(&a.url).await;
+    let ttl = 1500;
+    let id = task_id(&start(&a.url, &session, 2, "expiring", ttl).await);
+    let keys = [
+        format!("mcp:task:{id}"),
+        "mcp:tasks".to_owned(),
+        format!("mcp:tasks:owner:session:{session}"),
+    ];
+    for key in &keys {
+        assert_eq!(redis.cli(&["EXISTS", key]), "1", "{key}");
+        let left: u64 = redis.cli(&["PTTL", key]).parse().unwrap();
+        assert!(
+            left > 0 && left <= ttl,
+            "{key} expires within the ttl: {left} ms"
+        );
+    }
+    let result = ask(&b.url, &session, "tasks/result", json!({"taskId": id})).await;
+    assert_eq!(
+        result["result"]["structuredContent"]["result"],
+        "counted to 2"
+    );
+
+    tokio::time::sleep(Duration::from_millis(ttl + 300)).await;
+    for key in &keys {
+        assert_eq!(redis.cli(&["EXISTS", key]), "0", "{key} expired");
+    }
+    let gone = get(&b.url, &session, &id).await;
+    assert_eq!(gone["error"]["code"], -32602, "{gone}");
+    let listed = ask(&a.url, &session, "tasks/list", json!({})).await;
+    assert_eq!(listed["result"]["tasks"], json!([]));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn limits_count_the_tasks_of_every_replica() {
+    let Some(redis) = Redis::start() else { return };
+    let (a, b) = (replica(&redis, 2, 3).await, replica(&redis, 2, 3).await);
+    let first = open(&a.url).await;
+    for tag in ["limit-1", "limit-2"] {
+        let created = start(&a.url, &first, 200, tag, 60_000).await;
+        task_id(&created);
+    }
+    // The session's third, on the replica that started none of them.
+    let refused = start(&b.url, &first, 200, "limit-3", 60_000).await;
+    assert_eq!(refused["error"]["code"], -32600, "{refused}");
+    let message = refused["error"]["message"].as_str().unwrap_or_default();
+    assert!(
+        message.contains("a session keeps 2 tasks at most"),
+        "{refused}"
+    );
+
+    // Another session gets the fleet's third place, and no fourth.
+    let second = open(&b.url).await;
+    task_id(&start(&b.url, &second, 200, "limit-4", 60_000).await);
+    let full = start(&a.url, &second, 200, "limit-5", 60_000).await;
+    let message = full["error"]["message"].as_str().unwrap_or_default();
+    assert!(
+        message.contains("the server keeps 3 tasks at most"),
+        "{full}"
+    );
+    assert_eq!(
+        steps("limit-3") + steps("limit-5"),
+        0,
+        "refused tasks never ran"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_task_store_fails_clearly_while_redis_is_down_and_recovers_after() {
+    let Some(mut redis) = Redis::start() else {
+        return;
+    };
+    // Sessions in memory, tasks in Redis: only the task store loses Redis.
+    let tasks = RedisTaskStore::connect(&redis.url).await.unwrap();
+    let a = serve_app(router(&server(tasks, 64, 1024), HttpOptions::default())).await;
+    let session = open(&a.url).await;
+    let id = task_id(&start(&a.url, &session, 4, "down", 60_000).await);
+
+    redis.stop();
+    let failed = get(&a.url, &session, &id).await;
+    assert_eq!(failed["error"]["code"], -32603, "{failed}");
+    let message = failed["error"]["message"].as_str().unwrap_or_default();
+    assert!(message.contains("task store failed"), "{failed}");
+    let refused = start(&a.url, &session, 1, "down-2", 60_000).await;
+    assert_eq!(refused["error"]["code"], -32603, "{refused}");
+    let listed = ask(&a.url, &session, "tasks/list", json!({})).await;
+    assert!(listed.get("error").is_some(), "{listed}");
+
+    // Back, empty: the old task is gone, a new one runs and is read.
+    redis.restart();
+    let mut answer = Value::Null;
+    for _ in 0..100 {
+        answer = get(&a.url, &session, &id).await;
+        if answer["error"]["code"] != -32603 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert_eq!(answer["error"]["code"], -32602, "reconnected: {answer}");
+    let fresh = task_id(&start(&a.url, &session, 1, "up", 60_000).await);
+    let result = ask(&a.url, &session, "tasks/result", json!({"taskId": fresh})).await;
+    assert_eq!(
+        result["result"]["structuredContent"]["result"],
+        "counted to 1"
+    );
+}
+
+/// A record as the runtime makes it, `working`.
+fn record(id: &str, owner: &str, created_at_ms: u64, ttl_ms: u64) -> TaskRecord {
+    TaskRecord {
+        task_id: id.into(),
+        owner: Some(owner.into()),
+        status: TaskStatus::Working,
+        status_message: None,
+        created_at_ms,
+        last_updated_at_ms: created_at_ms,
+        ttl_ms,
+        poll_interval_ms: 100,
+        result: None,
+        error: None,
+        input_requests: Default::default(),
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_store_pages_oldest_first_and_keeps_the_first_end() {
+    let Some(redis) = Redis::start() else { return };
+    let store = RedisTaskStore::connect(&redis.url).await.unwrap();
+    let limits = TaskLimits {
+        total: 10,
+        per_owner: 10,
+    };
+    let now = now_ms();
+    // Created out of order: pages follow the creation times, not the insertion order.
+    for (id, created) in [("c", now + 2), ("a", now), ("b", now + 1)] {
+        let r = record(id, "s", created, 60_000);
+        store.create(r, limits).await.unwrap();
+    }
+    store
+        .create(record("short", "s", now + 3, 300), limits)
+        .await
+        .unwrap();
+    let mut seen = Vec::new();
+    let mut cursor = None;
+    loop {
+        let page = store.list(Some("s"), cursor.as_deref(), 2).await.unwrap();
+        seen.extend(page.tasks.into_iter().map(|r| r.task_id));
+        cursor = page.next_cursor;
+        if cursor.is_none() {
+            break;
+        }
+    }
+    assert_eq!(seen, ["a", "b", "c", "short"]);
+
+    // The first end stored stays: a later `completed` does not replace `cancelled`.
+    let working = store.get("a").await.unwrap().unwrap();
+    let cancelled = TaskRecord {
+        status: TaskStatus::Cancelled,
+        ..working.clone()
+    };
+    let completed = TaskRecord {
+        status: TaskStatus::Completed,
+        result: Some(json!({"content": []})),
+        ..working
+    };
+    store.put(cancelled.clone()).await.unwrap();
+    store.put(completed).await.unwrap();
+    assert_eq!(store.get("a").await.unwrap(), Some(cancelled));
+
+    // An expired record is gone from `get` and from the pages, and `put` does not revive it.
+    tokio::time::sleep(Duration::from_millis(400)).await;
+    let expired = record("short", "s", now + 3, 300);
+    store.put(expired).await.unwrap();
+    assert_eq!(store.get("short").await.unwrap(), None);
+    assert_eq!(redis.cli(&["EXISTS", "mcp:task:short"]), "0");
+    let page = store.list(Some("s"), None, 10).await.unwrap();
+    let ids: Vec<&str> = page.tasks.iter().map(|r| r.task_id.as_str()).collect();
+    assert_eq!(ids, ["a", "b", "c"]);
+    assert_eq!(redis.cli(&["ZCARD", "mcp:tasks:owner:s"]), "3", "pruned");
+}
+
+/// A replica started as a server binary's `--http 127.0.0.1:PORT --redis URL` starts one; its
+/// endpoint, and the task serving it.
+async fn replica_from_flags(redis: &Redis) -> (String, tokio::task::JoinHandle<()>) {
+    let addr = format!("127.0.0.1:{}", test_support::redis::free_port());
+    let args = ServeArgs {
+        http: Some(addr.clone()),
+        redis: Some(redis.url.clone()),
+    };
+    let server = Server::builder("redis-tasks", "1.0.0")
+        .tools(tools![count])
+        .task_poll_interval(POLL)
+        .build()
+        .unwrap();
+    let serving = tokio::spawn(async move { args.serve(&server).await.unwrap() });
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while tokio::net::TcpStream::connect(&addr).await.is_err() {
+        assert!(Instant::now() < deadline, "never listened on {addr}");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    (format!("http://{addr}/mcp"), serving)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_redis_flag_shares_tasks_between_replicas_too() {
+    let Some(redis) = Redis::start() else { return };
+    let (a, serving_a) = replica_from_flags(&redis).await;
+    let (b, serving_b) = replica_from_flags(&redis).await;
+    let session = open(&a).await;
+    let id = task_id(&start(&a, &session, 400, "flags", 60_000).await);
+    assert_eq!(redis.cli(&["EXISTS", &format!("mcp:task:{id}")]), "1");
+    until("the body runs on A", || steps("flags") >= 2).await;
+
+    let cancelled = ask(&b, &session, "tasks/cancel", json!({"taskId": id})).await;
+    assert_eq!(cancelled["result"]["status"], "cancelled", "{cancelled}");
+    tokio::time::sleep(POLL * 3).await;
+    let stopped_at = steps("flags");
+    tokio::time::sleep(STEP * 6).await;
+    assert_eq!(steps("flags"), stopped_at, "the body stopped on A");
+    let record = get(&a, &session, &id).await;
+    assert_eq!(record["result"]["status"], "cancelled", "{record}");
+    serving_a.abort();
+    serving_b.abort();
+}
+
+/// The response to a stateless (2026-07-28) request `method` with `params` at `to`, from a client
+/// that takes tasks.
+async fn stateless(to: &str, method: &str, mut params: Value) -> Value {
+    params["_meta"] = json!({
+        "io.modelcontextprotocol/protocolVersion": STATELESS,
+        "io.modelcontextprotocol/clientCapabilities":
+            {"extensions": {"io.modelcontextprotocol/tasks": {}}}
+    });
+    let body = json!({"jsonrpc": "2.0", "id": 1, "method": method, "params": params});
+    let mut request = reqwest::Client::new()
+        .post(to)
+        .header("content-type", "application/json")
+        .header("accept", "application/json, text/event-stream")
+        .header("mcp-protocol-version", STATELESS)
+        .header("mcp-method", method);
+    // The tool's name, or the task's id, echoed in a header.
+    let name = body["params"]["name"].as_str();
+    if let Some(name) = name.or(body["params"]["taskId"].as_str()) {
+        request = request.header("mcp-name", name);
+    }
+    let text = request.body(body.to_string()).send().await.unwrap();
+    let text = text.text().await.unwrap();
+    // A JSON body, or an event stream whose last `data:` line is the answer.
+    let json = text
+        .lines()
+        .filter_map(|l| l.strip_prefix("data:"))
+        .next_back()
+        .unwrap_or(&text);
+    serde_json::from_str(json.trim()).unwrap_or_else(|e| panic!("{e}: {text}"))
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn stateless_tasks_are_read_and_cancelled_on_the_other_replica() {
+    let Some(redis) = Redis::start() else { return };
+    let (a, b) = (
+        replica(&redis, 64, 1024).await,
+        replica(&redis, 64, 1024).await,
+    );
+    let call =
+        |steps: u32, tag: &str| json!({"name": "count", "arguments": {"steps": steps, "tag": tag}});
+
+    // One runs to its end on A; B reads its result.
+    let created = stateless(&a.url, "tools/call", call(6, "stateless-done")).await;
+    assert_eq!(created["result"]["resultType"], "task", "{created}");
+    let id = created["result"]["taskId"].as_str().unwrap().to_owned();
+    let working = stateless(&b.url, "tasks/get", json!({"taskId": id})).await;
+    assert_eq!(working["result"]["status"], "working", "{working}");
+    let mut done = Value::Null;
+    for _ in 0..200 {
+        done = stateless(&b.url, "tasks/get", json!({"taskId": id})).await;
+        if done["result"]["status"] != "working" {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    assert_eq!(done["result"]["status"], "completed", "{done}");
+    assert_eq!(
+        done["result"]["result"]["structuredContent"]["result"],
+        "counted to 6"
+    );
+
+    // Another is cancelled through B, and stops on A.
+    let created = stateless(&a.url, "tools/call", call(400, "stateless-cancelled")).await;
+    let id = created["result"]["taskId"].as_str().unwrap().to_owned();
+    until("the body runs on A", || steps("stateless-cancelled") >= 2).await;
+    let cancelled = stateless(&b.url, "tasks/cancel", json!({"taskId": id})).await;
+    assert_eq!(cancelled["result"]["resultType"], "complete", "{cancelled}");
+    tokio::time::sleep(POLL * 3).await;
+    let stopped_at = steps("stateless-cancelled");
+    tokio::time::sleep(STEP * 6).await;
+    assert_eq!(
+        steps("stateless-cancelled"),
+        stopped_at,
+        "the body stopped on A"
+    );
+    let record = stateless(&a.url, "tasks/get", json!({"taskId": id})).await;
+    assert_eq!(record["result"]["status"], "cancelled", "{record}");
+}
+
+#[derive(serde::Deserialize, JsonSchema)]
+struct Go {
+    /// Go on?
+    go: bool,
+}
+
+/// Ask whether to go on, then say what was answered.
+#[tool(task)]
+async fn ask_first(ctx: &Context) -> String {
+    match ctx.elicit::<Go>("Go on?").await {
+        Ok(Elicitation::Accept(Go { go })) => format!("go: {go}"),
+        _ => "no answer".into(),
+    }
+}
+
+/// The session's `GET` stream on `to`, read one JSON-RPC message at a time.
+struct Stream {
+    body: Pin<Box<dyn futures_util::Stream<Item = reqwest::Result<Vec<u8>>> + Send>>,
+    buffer: String,
+}
+
+impl Stream {
+    async fn open(to: &str, session: &str) -> Stream {
+        let response = reqwest::Client::new()
+            .get(to)
+            .header("accept", "text/event-stream")
+            .header("mcp-session-id", session)
+            .header("mcp-protocol-version", "2025-11-25")
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(response.status().as_u16(), 200);
+        let body = response.bytes_stream().map(|b| b.map(|b| b.to_vec()));
+        Stream {
+            body: Box::pin(body),
+            buffer: String::new(),
+        }
+    }
+
+    async fn next(&mut self) -> Value {
+        loop {
+            if let Some(end) = self.buffer.find("\n\n") {
+                let event: String = self.buffer.drain(..end + 2).collect();
+                if let Some(data) = event.lines().find_map(|l| l.strip_prefix("data:")) {
+                    return serde_json::from_str(data.trim()).unwrap();
+                }
+                continue;
+            }
+            let chunk = tokio::time::timeout(test_support::HANG, self.body.next())
+                .await
+                .expect("the stream went quiet")
+                .expect("the stream ended")
+                .unwrap();
+            self.buffer.push_str(&String::from_utf8(chunk).unwrap());
+        }
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_tasks_question_is_answered_through_the_other_replica() {
+    let Some(redis) = Redis::start() else { return };
+    let (a, b) = (
+        replica(&redis, 64, 1024).await,
+        replica(&redis, 64, 1024).await,
+    );
+    let session = open(&a.url).await;
+    let mut stream = Stream::open(&a.url, &session).await;
+    let params = json!({"name": "ask_first", "arguments": {}, "task": {}});
+    let id = task_id(&ask(&a.url, &session, "tools/call", params).await);
+
+    // The question comes on the session's stream (after the task's status notifications), tied
+    // to the task; B sees the task waiting for it.
+    let question = loop {
+        let message = stream.next().await;
+        if message["method"] == "elicitation/create" {
+            break message;
+        }
+        assert_eq!(message["method"], "notifications/tasks/status", "{message}");
+    };
+    let related = &question["params"]["_meta"]["io.modelcontextprotocol/related-task"];
+    assert_eq!(related["taskId"], json!(id), "{question}");
+    let waiting = get(&b.url, &session, &id).await;
+    assert_eq!(waiting["result"]["status"], "input_required", "{waiting}");
+
+    // Answered through B, which relays it to A.
+    let answer = json!({"jsonrpc": "2.0", "id": question["id"], "result": {
+        "action": "accept", "content": {"go": true}
+    }});
+    assert_eq!(post(&b.url, Some(&session), answer).await.0, 202);
+    let result = ask(&b.url, &session, "tasks/result", json!({"taskId": id})).await;
+    assert_eq!(
+        result["result"]["structuredContent"]["result"], "go: true",
+        "{result}"
+    );
+}
