@@ -1,6 +1,7 @@
 """The resource checks of the interop tests, over stdio (interop.py) and HTTP (http_interop.py):
 the notes example's `notes://index` resource and `notes://{title}` template, listed, read, refused
-for a note that does not exist, completed, and (handshake era) subscribed to and unsubscribed from.
+for a note that does not exist, completed, and subscribed to: `resources/subscribe` and
+`resources/unsubscribe` in the handshake era, a `subscriptions/listen` stream in 2026-07-28.
 """
 from mcp import Client, MCPError, types
 
@@ -33,3 +34,7 @@ async def resource_checks(client: Client, mode: str) -> None:
         check(mode, "subscribed", subscribed is not None, subscribed)
         unsubscribed = await client.unsubscribe_resource("notes://groceries")
         check(mode, "unsubscribed", unsubscribed is not None, unsubscribed)
+    else:
+        async with client.listen(resource_subscriptions=["notes://groceries"]) as sub:
+            honored = sub.honored
+        check(mode, "listen acknowledged", honored is not None and list(honored.resource_subscriptions or []) == ["notes://groceries"], honored)

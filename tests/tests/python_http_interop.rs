@@ -21,7 +21,9 @@ fn official_python_client_over_http_in_legacy_and_auto_modes() {
         return;
     };
     // 9 checks of the replica, 5 of the notes example's prompt and completion, 6 of its resources
-    // per mode, and in the handshake era `resources/subscribe` and `resources/unsubscribe`.
+    // per mode, and the subscriptions: `resources/subscribe` and `resources/unsubscribe` in the
+    // handshake era, a `subscriptions/listen` stream acknowledged in 2026-07-28.
     assert_eq!(lines_starting(&stdout, "ok legacy "), 22, "{stdout}");
-    assert_eq!(lines_starting(&stdout, "ok auto "), 20, "{stdout}");
+    assert_eq!(lines_starting(&stdout, "ok auto "), 21, "{stdout}");
+    assert!(stdout.contains("ok auto listen acknowledged\n"), "{stdout}");
 }

@@ -20,14 +20,15 @@ fn official_python_client_lists_and_calls_tools_in_legacy_and_auto_modes() {
         return;
     };
     let passed = passed_count(&stdout);
-    // Both modes ran every scenario: every check is counted once per mode, but for the two
-    // subscription checks of the handshake era (`resources/subscribe` is gone in 2026-07-28).
+    // Both modes ran every scenario: every check is counted once per mode, but for the
+    // subscription checks: two in the handshake era (`resources/subscribe`, `resources/unsubscribe`),
+    // one in 2026-07-28 (a `subscriptions/listen` stream acknowledged).
     let legacy = lines_starting(&stdout, "ok legacy ");
     let auto = lines_starting(&stdout, "ok auto ");
-    assert_eq!((passed, legacy), (legacy + auto, auto + 2), "{stdout}");
+    assert_eq!((passed, legacy), (legacy + auto, auto + 1), "{stdout}");
     // 15 checks of the tasks and kit servers, 5 of the notes example's prompt and completion, 6
     // of its resources.
-    assert!(auto >= 26, "{stdout}");
+    assert!(auto >= 27, "{stdout}");
     let prompts = [
         "prompts listed",
         "prompt argument",
@@ -47,8 +48,12 @@ fn official_python_client_lists_and_calls_tools_in_legacy_and_auto_modes() {
             assert!(stdout.contains(&line), "{line}{stdout}");
         }
     }
-    for check in ["subscribed", "unsubscribed"] {
-        let line = format!("ok legacy {check}\n");
+    for (mode, check) in [
+        ("legacy", "subscribed"),
+        ("legacy", "unsubscribed"),
+        ("auto", "listen acknowledged"),
+    ] {
+        let line = format!("ok {mode} {check}\n");
         assert!(stdout.contains(&line), "{line}{stdout}");
     }
 }
