@@ -1,6 +1,8 @@
 //! Over Streamable HTTP too, a panic anywhere in a request's handling answers that request with a
 //! JSON-RPC internal error (-32603, an error id) and the server keeps serving.
 
+mod common;
+
 use mcp_runtime::prelude::*;
 use mcp_runtime::transport::http::HttpOptions;
 use serde_json::{Value, json};
@@ -33,13 +35,7 @@ async fn call(url: &str, id: u64, name: &str) -> Value {
         .await
         .unwrap();
     let text = response.text().await.unwrap();
-    // A JSON body, or an event stream whose last `data:` line is the answer.
-    let json = text
-        .lines()
-        .filter_map(|l| l.strip_prefix("data:"))
-        .next_back()
-        .unwrap_or(&text);
-    serde_json::from_str(json.trim()).unwrap_or_else(|e| panic!("{e}: {text}"))
+    common::last_message(&text)
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -6,11 +6,11 @@
 //! it through the relay (Redis pub/sub), and the latency that adds is printed. Needs Debian's
 //! `redis-server`; skipped without it unless `MCP_INTEROP_REQUIRED` is set.
 
-use std::pin::Pin;
+mod common;
+
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use futures_util::{Stream, StreamExt};
 use mcp_runtime::transport::http::store::RedisSessionStore;
 use mcp_runtime::transport::http::{HttpOptions, router};
 use serde_json::{Value, json};
@@ -47,32 +47,7 @@ async fn post_on(
     session: Option<&str>,
     body: Value,
 ) -> (u16, Option<String>, Vec<Value>) {
-    let mut request = http
-        .post(&to.url)
-        .header("content-type", "application/json")
-        .header("accept", "application/json, text/event-stream")
-        .body(body.to_string());
-    if let Some(id) = session {
-        request = request
-            .header("mcp-session-id", id)
-            .header("mcp-protocol-version", "2025-06-18");
-    }
-    let response = request.send().await.unwrap();
-    let status = response.status().as_u16();
-    let id = response
-        .headers()
-        .get("mcp-session-id")
-        .map(|v| v.to_str().unwrap().to_owned());
-    let text = response.text().await.unwrap();
-    let messages = match serde_json::from_str(&text) {
-        Ok(one) => vec![one],
-        Err(_) => text
-            .lines()
-            .filter_map(|l| l.strip_prefix("data:"))
-            .map(|d| serde_json::from_str(d.trim()).unwrap())
-            .collect(),
-    };
-    (status, id, messages)
+    common::post_in_session(http, &to.url, session, "2025-06-18", body).await
 }
 
 async fn open(to: &Served) -> String {
@@ -221,56 +196,26 @@ async fn requests_fail_clearly_while_redis_is_down_and_recover_after() {
     assert_eq!(status, 200);
 }
 
-/// A call's event stream, read one JSON-RPC message at a time.
-struct Events {
-    body: Pin<Box<dyn Stream<Item = reqwest::Result<Vec<u8>>> + Send>>,
-    buffer: String,
-}
-
-impl Events {
-    /// POSTs the request `body` in `session` and keeps its answer open.
-    async fn call(to: &Served, session: &str, body: Value) -> Events {
-        let response = reqwest::Client::new()
-            .post(&to.url)
-            .header("content-type", "application/json")
-            .header("accept", "application/json, text/event-stream")
-            .header("mcp-session-id", session)
-            .header("mcp-protocol-version", "2025-06-18")
-            .body(body.to_string())
-            .send()
-            .await
-            .unwrap();
-        assert_eq!(response.status().as_u16(), 200);
-        let body = response.bytes_stream().map(|b| b.map(|b| b.to_vec()));
-        Events {
-            body: Box::pin(body),
-            buffer: String::new(),
-        }
-    }
-
-    async fn next(&mut self) -> Value {
-        loop {
-            if let Some(end) = self.buffer.find("\n\n") {
-                let event: String = self.buffer.drain(..end + 2).collect();
-                if let Some(data) = event.lines().find_map(|l| l.strip_prefix("data:")) {
-                    return serde_json::from_str(data.trim()).unwrap();
-                }
-                continue;
-            }
-            let chunk = tokio::time::timeout(test_support::HANG, self.body.next())
-                .await
-                .expect("the stream went quiet")
-                .expect("the stream ended")
-                .unwrap();
-            self.buffer.push_str(&String::from_utf8(chunk).unwrap());
-        }
-    }
+/// POSTs the request `body` in `session` and keeps its answer open, read one message at a time.
+async fn call_events(to: &Served, session: &str, body: Value) -> common::Events {
+    let response = reqwest::Client::new()
+        .post(&to.url)
+        .header("content-type", "application/json")
+        .header("accept", "application/json, text/event-stream")
+        .header("mcp-session-id", session)
+        .header("mcp-protocol-version", "2025-06-18")
+        .body(body.to_string())
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status().as_u16(), 200);
+    common::Events::of(response)
 }
 
 /// Asks for a color on `caller`, answers on `answerer`; the tool's text, and how long the answer
 /// took from its POST to the call's result.
 async fn elicit(caller: &Served, answerer: &Served, session: &str, id: u64) -> (String, Duration) {
-    let mut events = Events::call(caller, session, call(id, "pick_color")).await;
+    let mut events = call_events(caller, session, call(id, "pick_color")).await;
     let ask = events.next().await;
     assert_eq!(ask["method"], "elicitation/create", "{ask}");
     let answer = json!({"jsonrpc": "2.0", "id": ask["id"], "result": {

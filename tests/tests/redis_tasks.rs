@@ -6,12 +6,12 @@
 //! Redis is back; a server binary's `--redis URL` shares its tasks as well as its sessions.
 //! Needs Debian's `redis-server`; skipped without it unless `MCP_INTEROP_REQUIRED` is set.
 
+mod common;
+
 use std::collections::HashMap;
-use std::pin::Pin;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use futures_util::StreamExt;
 use mcp_runtime::cli::ServeArgs;
 use mcp_runtime::prelude::*;
 use mcp_runtime::task::{RedisTaskStore, TaskLimits, TaskRecord, TaskStatus, TaskStore, now_ms};
@@ -79,32 +79,8 @@ async fn replica(redis: &Redis, per_session: usize, total: usize) -> Served {
 /// POSTs `body` in `session` (none for `initialize`); the status, the session header and the
 /// JSON-RPC messages of the answer (one JSON body, or each event of a stream).
 async fn post(to: &str, session: Option<&str>, body: Value) -> (u16, Option<String>, Vec<Value>) {
-    let mut request = reqwest::Client::new()
-        .post(to)
-        .header("content-type", "application/json")
-        .header("accept", "application/json, text/event-stream")
-        .body(body.to_string());
-    if let Some(id) = session {
-        request = request
-            .header("mcp-session-id", id)
-            .header("mcp-protocol-version", "2025-11-25");
-    }
-    let response = request.send().await.unwrap();
-    let status = response.status().as_u16();
-    let id = response
-        .headers()
-        .get("mcp-session-id")
-        .map(|v| v.to_str().unwrap().to_owned());
-    let text = response.text().await.unwrap();
-    let messages = match serde_json::from_str(&text) {
-        Ok(one) => vec![one],
-        Err(_) => text
-            .lines()
-            .filter_map(|l| l.strip_prefix("data:"))
-            .map(|d| serde_json::from_str(d.trim()).unwrap())
-            .collect(),
-    };
-    (status, id, messages)
+    let http = reqwest::Client::new();
+    common::post_in_session(&http, to, session, "2025-11-25", body).await
 }
 
 /// Opens a 2025-11-25 session on `to`.
@@ -497,13 +473,7 @@ async fn stateless(to: &str, method: &str, mut params: Value) -> Value {
     }
     let text = request.body(body.to_string()).send().await.unwrap();
     let text = text.text().await.unwrap();
-    // A JSON body, or an event stream whose last `data:` line is the answer.
-    let json = text
-        .lines()
-        .filter_map(|l| l.strip_prefix("data:"))
-        .next_back()
-        .unwrap_or(&text);
-    serde_json::from_str(json.trim()).unwrap_or_else(|e| panic!("{e}: {text}"))
+    common::last_message(&text)
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -569,47 +539,18 @@ async fn ask_first(ctx: &Context) -> String {
     }
 }
 
-/// The session's `GET` stream on `to`, read one JSON-RPC message at a time.
-struct Stream {
-    body: Pin<Box<dyn futures_util::Stream<Item = reqwest::Result<Vec<u8>>> + Send>>,
-    buffer: String,
-}
-
-impl Stream {
-    async fn open(to: &str, session: &str) -> Stream {
-        let response = reqwest::Client::new()
-            .get(to)
-            .header("accept", "text/event-stream")
-            .header("mcp-session-id", session)
-            .header("mcp-protocol-version", "2025-11-25")
-            .send()
-            .await
-            .unwrap();
-        assert_eq!(response.status().as_u16(), 200);
-        let body = response.bytes_stream().map(|b| b.map(|b| b.to_vec()));
-        Stream {
-            body: Box::pin(body),
-            buffer: String::new(),
-        }
-    }
-
-    async fn next(&mut self) -> Value {
-        loop {
-            if let Some(end) = self.buffer.find("\n\n") {
-                let event: String = self.buffer.drain(..end + 2).collect();
-                if let Some(data) = event.lines().find_map(|l| l.strip_prefix("data:")) {
-                    return serde_json::from_str(data.trim()).unwrap();
-                }
-                continue;
-            }
-            let chunk = tokio::time::timeout(test_support::HANG, self.body.next())
-                .await
-                .expect("the stream went quiet")
-                .expect("the stream ended")
-                .unwrap();
-            self.buffer.push_str(&String::from_utf8(chunk).unwrap());
-        }
-    }
+/// A session's `GET` stream on `to`.
+async fn get_stream(to: &str, session: &str) -> common::Events {
+    let response = reqwest::Client::new()
+        .get(to)
+        .header("accept", "text/event-stream")
+        .header("mcp-session-id", session)
+        .header("mcp-protocol-version", "2025-11-25")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status().as_u16(), 200);
+    common::Events::of(response)
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -620,7 +561,7 @@ async fn a_tasks_question_is_answered_through_the_other_replica() {
         replica(&redis, 64, 1024).await,
     );
     let session = open(&a.url).await;
-    let mut stream = Stream::open(&a.url, &session).await;
+    let mut stream = get_stream(&a.url, &session).await;
     let params = json!({"name": "ask_first", "arguments": {}, "task": {}});
     let id = task_id(&ask(&a.url, &session, "tools/call", params).await);
 
