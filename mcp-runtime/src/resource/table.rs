@@ -32,6 +32,8 @@ struct Entry {
     spec: ResourceSpec,
     /// `None` when the URI is not a valid template (reported by [`ResourceTable::check`]).
     template: Option<UriTemplate>,
+    /// Its `resources/list` (or `resources/templates/list`) entry, made once with the table.
+    listing: Value,
 }
 
 /// A URI (or template) published by two resource tables a server serves together.
@@ -71,9 +73,15 @@ impl ResourceTable {
         ResourceTable {
             entries: specs
                 .into_iter()
-                .map(|spec| Entry {
-                    template: UriTemplate::parse(spec.uri),
-                    spec,
+                .map(|spec| {
+                    let template = UriTemplate::parse(spec.uri);
+                    let listing =
+                        spec.to_json(!template.as_ref().is_some_and(UriTemplate::is_fixed));
+                    Entry {
+                        template,
+                        listing,
+                        spec,
+                    }
                 })
                 .collect(),
             origin: Some(Location::caller()),
@@ -148,13 +156,13 @@ impl ResourceTable {
     }
 
     /// The fixed resources' `resources/list` entries, in order.
-    pub fn list(&self) -> Vec<Value> {
-        self.fixed().map(|e| e.spec.to_json(false)).collect()
+    pub fn list(&self) -> Vec<&Value> {
+        self.fixed().map(|e| &e.listing).collect()
     }
 
     /// The templates' `resources/templates/list` entries, in order.
-    pub fn list_templates(&self) -> Vec<Value> {
-        self.templates().map(|e| e.spec.to_json(true)).collect()
+    pub fn list_templates(&self) -> Vec<&Value> {
+        self.templates().map(|e| &e.listing).collect()
     }
 
     fn fixed(&self) -> impl Iterator<Item = &Entry> {

@@ -188,9 +188,9 @@ impl Server {
     ) -> Outcome {
         let table = &self.inner.resources;
         let answer = match req.method.as_str() {
-            "resources/list" => paged(self, req, "resources", table.list()),
+            "resources/list" => self.page(req, "resources", &table.list()),
             "resources/templates/list" => {
-                paged(self, req, "resourceTemplates", table.list_templates())
+                self.page(req, "resourceTemplates", &table.list_templates())
             }
             "resources/read" => match uri_param(req) {
                 Ok(uri) => {
@@ -247,16 +247,6 @@ impl Server {
 }
 
 /// One page of `items`, a list built whole (resources are few, and cheap to list).
-fn paged(
-    server: &Server,
-    req: &Request,
-    key: &str,
-    items: Vec<Value>,
-) -> Result<Value, ProtocolError> {
-    let items: Vec<&Value> = items.iter().collect();
-    server.page(req, key, &items)
-}
-
 /// The request's `uri`, or -32602.
 fn uri_param(req: &Request) -> Result<&str, ProtocolError> {
     req.params
