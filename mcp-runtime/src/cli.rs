@@ -1,5 +1,5 @@
 //! The command line of a server binary (feature `cli`): stdio by default, `--http ADDR` for MCP
-//! Streamable HTTP (with the `http` feature), `--redis URL` to keep its sessions and tasks in Redis
+//! Streamable HTTP (with the `http` feature), `--redis URL` to keep its sessions, streams and tasks in Redis
 //! (with the `redis` feature), `--help` and `--version`, parsed by clap. An unknown
 //! flag is an error: usage on stderr, exit code 2, nothing served.
 //!
@@ -62,11 +62,16 @@ pub struct ServeArgs {
     #[cfg(feature = "http")]
     #[arg(long, value_name = "ADDR", value_parser = http_addr)]
     pub http: Option<String>,
-    /// Keep sessions and tasks in Redis (redis://HOST:PORT/DB), shared with every replica given
+    /// Keep sessions, their streams' events and tasks in Redis (redis://HOST:PORT/DB), shared with every replica given
     /// the same URL, so that a load balancer need not be sticky. Needs --http.
     #[cfg(feature = "redis")]
     #[arg(long, value_name = "URL", requires = "http")]
     pub redis: Option<String>,
+    /// Close a request's event stream MS milliseconds after it opened (clients of 2025-11-25
+    /// resume it with Last-Event-ID, on any replica); for proxies that cut long responses.
+    #[cfg(feature = "http")]
+    #[arg(long, value_name = "MS", requires = "http")]
+    pub close_streams_after: Option<u64>,
 }
 
 impl ServeArgs {
@@ -80,20 +85,27 @@ impl ServeArgs {
             eprintln!("listening on http://{}/mcp", listener.local_addr()?);
             #[allow(unused_mut)]
             let mut options = crate::transport::http::HttpOptions::default();
+            if let Some(ms) = self.close_streams_after {
+                let after = std::time::Duration::from_millis(ms);
+                options = options.close_streams_after(after);
+            }
             #[allow(unused_mut)]
             let mut server = server.clone();
             #[cfg(feature = "redis")]
             if let Some(url) = &self.redis {
                 use crate::task::RedisTaskStore;
-                use crate::transport::http::store::RedisSessionStore;
+                use crate::transport::http::store::{RedisEventStore, RedisSessionStore};
                 let store = RedisSessionStore::connect(url)
                     .await
                     .map_err(io::Error::other)?;
                 // The tasks share the sessions' connection and key prefix.
                 let tasks = RedisTaskStore::with_connection(store.connection(), "mcp");
                 server = server.with_task_store(std::sync::Arc::new(tasks));
-                eprintln!("sessions and tasks in Redis at {url}");
-                options = options.session_store(std::sync::Arc::new(store));
+                eprintln!("sessions, streams and tasks in Redis at {url}");
+                let events = RedisEventStore::beside(&store);
+                options = options
+                    .session_store(std::sync::Arc::new(store))
+                    .event_store(std::sync::Arc::new(events));
             }
             return server.serve_http_on(listener, options).await;
         }
@@ -210,5 +222,19 @@ mod tests {
             parse(&["--redis", url]).unwrap_err().kind(),
             clap::error::ErrorKind::MissingRequiredArgument
         );
+    }
+
+    #[cfg(feature = "http")]
+    #[test]
+    fn close_streams_after_takes_milliseconds_and_needs_http() {
+        let args = parse(&["--http", "0", "--close-streams-after", "250"]).unwrap();
+        assert_eq!(args.close_streams_after, Some(250));
+        assert_eq!(parse(&[]).unwrap().close_streams_after, None);
+        for wrong in [
+            &["--close-streams-after", "250"][..],
+            &["--http", "0", "--close-streams-after", "soon"],
+        ] {
+            assert!(parse(wrong).is_err(), "{wrong:?}");
+        }
     }
 }

@@ -13,6 +13,7 @@ use tokio::task::JoinHandle;
 
 use super::Endpoint;
 use super::json_response;
+use super::resume::{Resumable, recorded};
 use super::session::InFlight;
 use super::sse::sse;
 use super::stateless::stateless_status;
@@ -30,13 +31,15 @@ pub(super) enum Lifetime {
 }
 
 /// Hands one message to the server; a request's answer comes back as JSON or as an event stream.
-/// `slot`, a place in the session's in-flight count, is held until the call answers.
+/// `slot`, a place in the session's in-flight count, is held until the call answers. A stream of
+/// a `resumable` session is recorded in the endpoint's event store (see `resume.rs`).
 pub(super) async fn dispatch(
     endpoint: &Endpoint,
     conn: &Connection,
     message: Incoming,
     lifetime: Lifetime,
     slot: Option<InFlight>,
+    resumable: Option<Resumable>,
 ) -> Response {
     let req_id = match &message {
         Incoming::Request(req) => req.id.clone(),
@@ -48,7 +51,7 @@ pub(super) async fn dispatch(
     };
     let stateless = lifetime == Lifetime::Request;
     let (sink, events) = mpsc::unbounded_channel::<Value>();
-    let route = conn.route_request(req_id, sink);
+    let route = conn.route_request(req_id.clone(), sink);
     let answer = endpoint.server.handle(message, conn);
     let (answer_tx, answer_rx) = oneshot::channel();
     let task = tokio::spawn(async move {
@@ -79,6 +82,9 @@ pub(super) async fn dispatch(
         };
         return json_response(status, reply);
     }
+    if let Some(resumable) = resumable {
+        return recorded(endpoint, resumable, &req_id, first, frames, task);
+    }
     let rest = stream::unfold((frames, Some(task)), |(mut frames, task)| async move {
         let frame = frames.next().await?;
         Some((frame, (frames, task)))
@@ -89,7 +95,7 @@ pub(super) async fn dispatch(
 
 /// One message of a call's response stream: what the call sends before its answer (progress, log
 /// messages, requests to the client), then the answer, kept typed so that its id stays exact.
-enum Frame {
+pub(super) enum Frame {
     Message(Value),
     Answer(Reply),
 }
@@ -104,14 +110,14 @@ impl fmt::Display for Frame {
 }
 
 /// The messages routed to one call, then its answer.
-struct Frames {
+pub(super) struct Frames {
     events: mpsc::UnboundedReceiver<Value>,
     answer: Option<oneshot::Receiver<Option<Reply>>>,
 }
 
 impl Frames {
     /// The next message; `None` after the answer, or when the call ended without one.
-    async fn next(&mut self) -> Option<Frame> {
+    pub(super) async fn next(&mut self) -> Option<Frame> {
         let answer = self.answer.as_mut()?;
         tokio::select! {
             // What the call sent before it answered is queued before the answer is: it goes first.
@@ -127,7 +133,7 @@ impl Frames {
 
 /// The task running one call. In the stateless era dropping it (the client closed the stream)
 /// aborts the call, which drops the tool's future.
-struct CallTask {
+pub(super) struct CallTask {
     handle: Option<JoinHandle<()>>,
     lifetime: Lifetime,
 }

@@ -12,6 +12,7 @@
 //! | `stateless.rs` | the 2026-07-28 header rules and the status of a JSON-RPC error |
 //! | `dispatch.rs` | one message to the server; its answer as JSON or as an event stream |
 //! | `batch.rs` | a batch on a 2025-03-26 session: its answers as one JSON array |
+//! | `resume.rs` | resumable streams: each session stream's events recorded in the [`store::EventStore`], `Last-Event-ID` replay and follow |
 //! | `sse.rs` | event-stream framing and keep-alive |
 //! | `auth.rs` | [`BearerAuth`]: the bearer-token tower layer |
 //!
@@ -76,6 +77,7 @@ mod guard;
 mod listener;
 mod options;
 mod relay;
+mod resume;
 mod session;
 mod sse;
 mod stateless;
@@ -105,6 +107,8 @@ use stateless::{is_stateless_message, is_stateless_version, stateless};
 pub const SESSION_ID: &str = "mcp-session-id";
 /// The protocol version header.
 pub const PROTOCOL_VERSION: &str = "mcp-protocol-version";
+/// The header a client resumes a broken event stream with (handshake era).
+pub const LAST_EVENT_ID: &str = "last-event-id";
 /// The stateless era's copy of the body's `method`.
 pub const METHOD: &str = "mcp-method";
 /// The stateless era's copy of the body's `params.name` (or `params.uri` of `resources/read`).
@@ -373,7 +377,10 @@ async fn post(endpoint: &Endpoint, headers: &HeaderMap, body: Body) -> Result<Re
                 Incoming::Request(req) if req.method == LISTEN => Lifetime::Request,
                 _ => Lifetime::Detached,
             };
-            let response = dispatch(endpoint, &session.conn, message, lifetime, slot).await;
+            let resumable =
+                (lifetime == Lifetime::Detached).then(|| resume::Resumable::of(id, &session.conn));
+            let response =
+                dispatch(endpoint, &session.conn, message, lifetime, slot, resumable).await;
             if elsewhere {
                 sessions.hand_on(id, &bytes).await?;
             }

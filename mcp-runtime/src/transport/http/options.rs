@@ -6,7 +6,7 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use super::store::{SessionStore, StoreHandle};
+use super::store::{EventStore, EventsHandle, SessionStore, StoreHandle};
 
 /// How the HTTP endpoint is served: its path and its security checks.
 #[derive(Debug, Clone)]
@@ -27,6 +27,10 @@ pub struct HttpOptions {
     pub(super) max_sessions: usize,
     pub(super) max_in_flight_per_session: usize,
     pub(super) session_store: StoreHandle,
+    pub(super) event_store: EventsHandle,
+    pub(super) stream_lease: Duration,
+    pub(super) sse_retry: Duration,
+    pub(super) close_streams_after: Option<Duration>,
 }
 
 impl Default for HttpOptions {
@@ -52,6 +56,10 @@ impl Default for HttpOptions {
             max_sessions: 10_000,
             max_in_flight_per_session: 64,
             session_store: StoreHandle::default(),
+            event_store: EventsHandle::default(),
+            stream_lease: Duration::from_secs(3),
+            sse_retry: Duration::from_secs(1),
+            close_streams_after: None,
         }
     }
 }
@@ -158,6 +166,33 @@ impl HttpOptions {
         ///
         /// [`SERVER_BUSY`]: super::SERVER_BUSY
         pub fn max_in_flight_per_session(n: usize) => max_in_flight_per_session = n.max(1);
+
+        /// How long a request's stream is taken to be still written without a sign of life from
+        /// the replica running the request (default 3 s; it renews its lease every third of
+        /// that). A client that resumed the stream elsewhere gets, once the lease lapses with no
+        /// answer, a JSON-RPC error for its request (the replica died) instead of waiting forever.
+        pub fn stream_lease(lease: Duration) => stream_lease = lease.max(Duration::from_millis(30));
+
+        /// How long a client of 2025-11-25 should wait before it reconnects a broken stream:
+        /// the `retry` field of each stream's first event (default 1 s).
+        pub fn sse_retry(after: Duration) => sse_retry = after;
+
+        /// Closes a request's event stream this long after it opened (default: never), for a
+        /// session of 2025-11-25, whose client got the stream's first event id and so resumes it
+        /// with `Last-Event-ID`: the request runs on, and the resumed stream (on any replica)
+        /// carries the rest. For proxies that cut long responses, and to spread a long call's
+        /// stream across a fleet ("SSE polling", 2025-11-25 basic/transports).
+        pub fn close_streams_after(after: Duration) => close_streams_after = Some(after);
+    }
+
+    /// Where the events of sessions' streams are kept for `Last-Event-ID` resumption (default:
+    /// a [`MemoryEventStore`] of this router's own). Replicas that share one, such as a
+    /// `RedisEventStore` on one Redis, resume each other's streams.
+    ///
+    /// [`MemoryEventStore`]: super::store::MemoryEventStore
+    pub fn event_store(mut self, store: Arc<dyn EventStore>) -> Self {
+        self.event_store = EventsHandle(store);
+        self
     }
 
     /// Where handshake-era sessions are kept (default: a [`MemorySessionStore`] of this

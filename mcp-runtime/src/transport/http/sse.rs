@@ -1,5 +1,6 @@
 //! Server-sent events: each JSON-RPC message an event named `message` whose data is the JSON
-//! text, with a keep-alive comment while the stream is idle, unbuffered by proxies.
+//! text (with its id on a session's resumable streams), with a keep-alive comment while the
+//! stream is idle, unbuffered by proxies.
 
 use std::convert::Infallible;
 use std::fmt;
@@ -15,8 +16,33 @@ pub(super) fn sse<M: fmt::Display>(
     messages: impl Stream<Item = M> + Send + 'static,
     keep_alive: Duration,
 ) -> Response {
-    let events = messages
-        .map(|m| Ok::<_, Infallible>(Event::default().event("message").data(m.to_string())));
+    sse_events(messages.map(|m| message(&m.to_string())), keep_alive)
+}
+
+/// The event that carries one JSON-RPC message's text.
+pub(super) fn message(text: &str) -> Event {
+    Event::default().event("message").data(text)
+}
+
+/// The first event of a resumable stream for a client of 2025-11-25: its id and no data, so that
+/// the client can resume even before the first message, and how long to wait before it does.
+/// axum writes no `data` line for empty data; an event with an `id` and no data still sets the
+/// client's last event id (the SSE standard's dispatch sets it before it drops an event without
+/// data), and MCP clients that read each event (the Python SDK's) see it as one with empty data.
+pub(super) fn priming(id: &str, retry: Duration) -> Event {
+    Event::default()
+        .event("message")
+        .id(id)
+        .retry(retry)
+        .data("")
+}
+
+/// `events` as a `text/event-stream` response.
+pub(super) fn sse_events(
+    events: impl Stream<Item = Event> + Send + 'static,
+    keep_alive: Duration,
+) -> Response {
+    let events = events.map(Ok::<_, Infallible>);
     let mut response = Sse::new(events)
         .keep_alive(KeepAlive::new().interval(keep_alive))
         .into_response();
@@ -51,6 +77,22 @@ mod tests {
             std::str::from_utf8(&body).unwrap(),
             "event: message\ndata: {\"jsonrpc\":\"2.0\",\"id\":1}\n\n\
              event: message\ndata: \"x\\ny\"\n\n"
+        );
+    }
+
+    #[tokio::test]
+    async fn a_priming_event_has_an_id_a_retry_and_empty_data() {
+        let events = futures_util::stream::iter([
+            priming("r1/1", Duration::from_millis(250)),
+            message("{}").id("r1/2"),
+        ]);
+        let response = sse_events(events, Duration::from_secs(15));
+        let body = axum::body::to_bytes(response.into_body(), usize::MAX)
+            .await
+            .unwrap();
+        assert_eq!(
+            std::str::from_utf8(&body).unwrap(),
+            "event: message\nid: r1/1\nretry: 250\n\nevent: message\ndata: {}\nid: r1/2\n\n"
         );
     }
 }

@@ -65,7 +65,7 @@ pub(super) async fn stateless(
         .with_id(&req.id));
     }
     let (conn, _outgoing) = Connection::new();
-    Ok(dispatch(endpoint, &conn, message, Lifetime::Request, None).await)
+    Ok(dispatch(endpoint, &conn, message, Lifetime::Request, None, None).await)
 }
 
 /// The stateless era's header rules: `MCP-Protocol-Version` present and equal to the `_meta`

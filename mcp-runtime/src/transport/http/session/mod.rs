@@ -27,18 +27,19 @@ use std::time::Duration;
 
 use axum::http::{HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
-use futures_util::Stream;
+use futures_util::stream::{self, Stream, StreamExt};
 use serde_json::Value;
 use tokio::sync::mpsc;
 
 use super::guard::check_get_media;
 use super::relay;
-use super::sse::sse;
+use super::resume::{Resumable, Resumed, Writer, resume};
+use super::sse::{message, priming, sse_events};
 use super::stateless::is_stateless_version;
-use super::store::{Relay, RelayKind, SessionRecord, SessionStore, StoreError};
+use super::store::{EventId, EventKind, Relay, RelayKind, SessionRecord, SessionStore, StoreError};
 use super::{
-    Endpoint, HttpOptions, PROTOCOL_VERSION, Refusal, SERVER_BUSY, SESSION_ID, header_str,
-    json_response,
+    Endpoint, HttpOptions, LAST_EVENT_ID, PROTOCOL_VERSION, Refusal, SERVER_BUSY, SESSION_ID,
+    header_str, json_response,
 };
 use crate::context::connection::{Connection, lock};
 use crate::error::codes;
@@ -319,6 +320,24 @@ fn new_session_id() -> String {
 pub(super) async fn get(endpoint: &Endpoint, headers: &HeaderMap) -> Result<Response, Refusal> {
     let session = session_of(endpoint, headers).await?;
     check_get_media(headers)?;
+    let id = header_str(headers, SESSION_ID).unwrap_or_default();
+    let resumable = Resumable::of(id, &session.conn);
+    // A resumed stream: a request's is answered from the store, the session's goes on below.
+    let mut resumed = None;
+    if let Some(last) = headers.get(LAST_EVENT_ID) {
+        let Some(last) = last.to_str().ok().and_then(EventId::parse) else {
+            return Err(Refusal::new(
+                StatusCode::BAD_REQUEST,
+                codes::INVALID_REQUEST,
+                "Bad Request: Last-Event-ID is not an event id of this server",
+            ));
+        };
+        match resume(endpoint, &resumable, last).await? {
+            Resumed::Request(response) => return Ok(response),
+            Resumed::Session(key, missed, next) => resumed = Some((key, missed, next)),
+            Resumed::Gone => {}
+        }
+    }
     let Some(outgoing) = lock(&session.outgoing).take() else {
         return Err(Refusal::new(
             StatusCode::CONFLICT,
@@ -328,7 +347,6 @@ pub(super) async fn get(endpoint: &Endpoint, headers: &HeaderMap) -> Result<Resp
     };
     session.streaming.store(true, Ordering::SeqCst);
     let sessions = &endpoint.sessions;
-    let id = header_str(headers, SESSION_ID).unwrap_or_default();
     let announce = sessions.relay.clone().map(|relay| Announce {
         relay,
         replica: sessions.replica,
@@ -342,7 +360,41 @@ pub(super) async fn get(endpoint: &Endpoint, headers: &HeaderMap) -> Result<Resp
         outgoing: Some(outgoing),
         announce,
     };
-    Ok(sse(stream, endpoint.options.keep_alive))
+    let options = &endpoint.options;
+    let (first, writer) = match resumed {
+        Some((key, missed, next)) => {
+            let replay = missed
+                .into_iter()
+                .filter(|e| e.kind == EventKind::Message)
+                .map(|e| {
+                    let id = EventId {
+                        stream: key.stream.to_string(),
+                        seq: e.seq,
+                    };
+                    message(&e.text).id(id.to_string())
+                })
+                .collect();
+            (replay, Writer::new(options, key, next))
+        }
+        None => {
+            let mut writer = Writer::new(options, resumable.new_stream('g'), 1);
+            let opened = writer.append(EventKind::Open, "".into()).await;
+            let priming = resumable
+                .primes()
+                .then(|| priming(&opened, options.sse_retry));
+            (priming.into_iter().collect::<Vec<_>>(), writer)
+        }
+    };
+    let live = stream::unfold((stream, writer), |(mut stream, mut writer)| async move {
+        let value = stream.next().await?;
+        let text: Arc<str> = value.to_string().into();
+        let id = writer.append(EventKind::Message, text.clone()).await;
+        Some((message(&text).id(id), (stream, writer)))
+    });
+    Ok(sse_events(
+        stream::iter(first).chain(live),
+        options.keep_alive,
+    ))
 }
 
 pub(super) async fn delete(endpoint: &Endpoint, headers: &HeaderMap) -> Result<Response, Refusal> {

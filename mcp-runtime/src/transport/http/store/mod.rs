@@ -8,6 +8,8 @@
 //! | `mod.rs` | the trait, the record and its JSON form, [`StoreError`] |
 //! | `memory.rs` | [`MemorySessionStore`], the default: records in this process |
 //! | `redis.rs` | [`RedisSessionStore`] (feature `redis`): records in Redis, with their idle TTL, and its pub/sub [`Relay`] |
+//! | `events.rs` | [`EventStore`]: the events of each session's streams, for `Last-Event-ID` resumption; [`MemoryEventStore`] |
+//! | `redis_events.rs` | [`RedisEventStore`] (feature `redis`): the same in Redis, for every replica |
 //! | `relay.rs` | [`Relay`]: client messages handed from the replica that received them to the one serving their call |
 //!
 //! A replica keeps the sessions it serves live in its own table (their connection: calls in
@@ -17,9 +19,12 @@
 //! replica's copy up to date (a log level set through another replica); `DELETE` removes the
 //! record, and the session then answers `404` on every replica.
 
+mod events;
 mod memory;
 #[cfg(feature = "redis")]
 mod redis;
+#[cfg(feature = "redis")]
+mod redis_events;
 mod relay;
 
 use std::collections::BTreeSet;
@@ -31,9 +36,14 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use serde_json::{Map, Value, json};
 
+pub use events::{
+    EventId, EventKind, EventStore, MemoryEventStore, StoredEvent, StreamKey, Stretch,
+};
 pub use memory::MemorySessionStore;
 #[cfg(feature = "redis")]
 pub use redis::{RedisOptions, RedisSessionStore};
+#[cfg(feature = "redis")]
+pub use redis_events::RedisEventStore;
 pub use relay::{Relay, RelayKind, Relayed, now_us};
 
 use crate::protocol::{ClientCapabilities, HANDSHAKE_VERSIONS, Implementation, LogLevel};
@@ -229,6 +239,22 @@ impl Default for StoreHandle {
 impl fmt::Debug for StoreHandle {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("SessionStore")
+    }
+}
+
+/// The event store [`HttpOptions`](super::HttpOptions) carries: shared by every clone of the options.
+#[derive(Clone)]
+pub(super) struct EventsHandle(pub(super) Arc<dyn EventStore>);
+
+impl Default for EventsHandle {
+    fn default() -> Self {
+        EventsHandle(Arc::new(MemoryEventStore::default()))
+    }
+}
+
+impl fmt::Debug for EventsHandle {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("EventStore")
     }
 }
 

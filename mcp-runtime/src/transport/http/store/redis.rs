@@ -97,6 +97,11 @@ impl RedisSessionStore {
         format!("{}:session:{id}", self.prefix)
     }
 
+    /// The prefix of its keys, for the stores that share its Redis (events, tasks).
+    pub fn prefix(&self) -> &str {
+        &self.prefix
+    }
+
     /// The connection, shared with whatever else runs on this Redis (the relay between replicas).
     pub fn connection(&self) -> ConnectionManager {
         self.conn.clone()
