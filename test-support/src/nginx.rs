@@ -66,7 +66,7 @@ pid {d}/nginx.pid;
 error_log {d}/error.log warn;
 events {{ worker_connections 256; }}
 http {{
-    log_format upstream '$request_method $upstream_addr $status';
+    log_format upstream '$request_method|$upstream_addr|$status|$msec|$request_time|$http_last_event_id|$sent_http_content_type';
     access_log {d}/access.log upstream;
     client_body_temp_path {d}/body;
     proxy_temp_path {d}/proxy;
@@ -145,17 +145,84 @@ impl Nginx {
 
     /// How many requests of `method` each upstream answered, from the access log.
     pub fn served(&self, method: &str) -> BTreeMap<String, usize> {
-        let log = std::fs::read_to_string(self.dir.join("access.log")).unwrap_or_default();
         let mut counts = BTreeMap::new();
-        for line in log.lines() {
-            let mut fields = line.split(' ');
-            if fields.next() == Some(method)
-                && let Some(upstream) = fields.next()
-            {
-                *counts.entry(upstream.to_owned()).or_default() += 1;
-            }
+        for entry in self.log().into_iter().filter(|e| e.method == method) {
+            *counts.entry(entry.upstream).or_default() += 1;
         }
         counts
+    }
+
+    /// Each `GET` that resumed a request's stream (`Last-Event-ID: r…`), with the upstream that
+    /// wrote the stream: the one that answered the last `POST` with an event stream that began
+    /// before the `GET` did (exact for a client with one request in flight at a time).
+    pub fn resumptions(&self) -> Vec<Resumption> {
+        let log = self.log();
+        let streams: Vec<&Entry> = log
+            .iter()
+            .filter(|e| e.method == "POST" && e.content_type.starts_with("text/event-stream"))
+            .collect();
+        log.iter()
+            .filter(|e| e.method == "GET" && e.last_event_id.starts_with('r'))
+            .map(|get| Resumption {
+                writer: streams
+                    .iter()
+                    .filter(|post| post.began <= get.began)
+                    .max_by(|x, y| x.began.total_cmp(&y.began))
+                    .map(|post| post.upstream.clone()),
+                resumer: get.upstream.clone(),
+                status: get.status,
+                last_event_id: get.last_event_id.clone(),
+            })
+            .collect()
+    }
+
+    fn log(&self) -> Vec<Entry> {
+        let log = std::fs::read_to_string(self.dir.join("access.log")).unwrap_or_default();
+        log.lines().filter_map(Entry::parse).collect()
+    }
+}
+
+/// A `GET` that resumed a request's stream, from nginx's access log.
+#[derive(Debug, Clone)]
+pub struct Resumption {
+    /// The upstream that wrote the stream, when the log shows it.
+    pub writer: Option<String>,
+    /// The upstream that served the `GET`.
+    pub resumer: String,
+    /// The `GET`'s status.
+    pub status: u16,
+    /// The `Last-Event-ID` it sent.
+    pub last_event_id: String,
+}
+
+/// One line of the access log.
+struct Entry {
+    method: String,
+    /// The upstream that answered (the last one tried).
+    upstream: String,
+    status: u16,
+    /// When the request began, in seconds since the Unix epoch.
+    began: f64,
+    last_event_id: String,
+    content_type: String,
+}
+
+impl Entry {
+    fn parse(line: &str) -> Option<Entry> {
+        let fields: Vec<&str> = line.split('|').collect();
+        let [method, upstream, status, msec, time, last, content_type] = fields.as_slice() else {
+            return None;
+        };
+        // A request retried on another upstream lists each one tried: "a, b".
+        let upstream = upstream.rsplit(", ").next()?.trim();
+        Some(Entry {
+            method: (*method).to_owned(),
+            upstream: upstream.to_owned(),
+            status: status.parse().ok()?,
+            began: msec.parse::<f64>().ok()? - time.parse::<f64>().ok()?,
+            last_event_id: last.trim_matches('-').to_owned(),
+            content_type: (*content_type).to_owned(),
+        })
     }
 }
 

@@ -2,7 +2,10 @@
 Python client (mcp 2.3.0, mode="legacy", Streamable HTTP): the whole atrium scenario of
 scenario_examples.py (bookings, refusals, elicitation accepted, declined, dismissed, refused),
 each of its sessions' requests landing on every replica in turn, then CALLS calls on one more
-session.
+session. Then three bookings whose user takes longer to answer than the replicas keep a
+request's stream open (`--close-streams-after`): each stream closes after its priming event
+and the question, the client resumes it with `Last-Event-ID` on whichever replica nginx picks,
+and the answer arrives there.
 
 Usage: python fleet.py URL REDIS_PORT CALLS
 Prints "ok fleet NAME" or "FAIL fleet NAME: why" per check, then "summary: N passed, M failed";
@@ -14,7 +17,7 @@ import sys
 import tempfile
 import traceback
 
-from mcp import Client
+from mcp import Client, types
 
 import scenario_examples as se
 from checks import check, fail, report
@@ -42,6 +45,27 @@ class FleetServer(se.Server):
         return URL
 
 
+async def resumed_bookings() -> None:
+    """Bookings whose streams the replicas close before the user answers: each resumed."""
+    flush_bookings()
+    asked: list[object] = []
+
+    async def slow_accept(context, params):
+        asked.append(params)
+        # Longer than the replicas' stream window: the question's stream closes meanwhile.
+        await asyncio.sleep(0.8)
+        return types.ElicitResult(action="accept", content={"room_id": "great-hall"})
+
+    async with Client(URL, mode="legacy", elicitation_callback=slow_accept) as client:
+        wrong = []
+        for n, hour in enumerate((13, 14, 15), start=1):
+            got = await client.call_tool("book_room", {"day": se.DAY, "hour": hour})
+            if got.is_error or got.structured_content != se.booking(n, "great-hall", "Great Hall", hour):
+                wrong.append((hour, got))
+        check("fleet", "three bookings answered on resumed streams", wrong == [] and len(asked) == 3,
+              (wrong[:2], len(asked)))
+
+
 async def main() -> int:
     se.Server = FleetServer
 
@@ -56,6 +80,11 @@ async def main() -> int:
             await se.atrium(se.Scenario("atrium", "legacy", on_step), "fleet", None, workdir)
         except Exception:
             fail("fleet", "atrium scenario ran", traceback.format_exc())
+
+    try:
+        await resumed_bookings()
+    except Exception:
+        fail("fleet", "bookings on resumed streams ran", traceback.format_exc())
 
     try:
         async with Client(URL, mode="legacy") as client:

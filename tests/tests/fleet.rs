@@ -3,8 +3,11 @@
 //! round-robin with no stickiness. The official Python client (`mcp==2.3.0`, `mode="legacy"`,
 //! Streamable HTTP) runs the whole atrium scenario (`tests/py/fleet.py`: bookings, refusals,
 //! elicitation accepted, declined, dismissed and refused, its answers landing on whichever
-//! replica nginx picks), then 200 calls on one session; the requests each replica served are
-//! printed, and every session the client ended (`DELETE`) is gone from Redis itself. A second
+//! replica nginx picks), then bookings whose streams the replicas close before the user answers
+//! (`--close-streams-after 300`): the client resumes each with `Last-Event-ID` on the replica
+//! nginx picks, at least one of them not the replica that wrote it; then 200 calls on one
+//! session. The requests each replica served are printed, and every session the client ended
+//! (`DELETE`) is gone from Redis itself. A second
 //! fleet, of the kit's `http_replica`, shows progress and log messages across replicas: the log
 //! level set on one replica applies to the session's calls on every other.
 //!
@@ -28,7 +31,15 @@ async fn three_atrium_replicas_behind_round_robin_nginx_serve_as_one() {
     let Some(redis) = Redis::start() else { return };
     let mut replicas = Vec::new();
     for _ in 0..REPLICAS {
-        replicas.push(spawn_replica(ATRIUM, &["--http", "0", "--redis", &redis.url]).await);
+        let args = [
+            "--http",
+            "0",
+            "--redis",
+            &redis.url,
+            "--close-streams-after",
+            "300",
+        ];
+        replicas.push(spawn_replica(ATRIUM, &args).await);
     }
     let addrs: Vec<String> = replicas.iter().map(|(_, addr)| addr.clone()).collect();
     let Some(proxy) = Nginx::start(&addrs).await else {
@@ -45,6 +56,20 @@ async fn three_atrium_replicas_behind_round_robin_nginx_serve_as_one() {
     assert!(stdout.contains(&format!("ok fleet {CALLS} calls on one session")));
     assert!(stdout.contains("ok fleet atrium book_room: ambiguous, the user accepts great-hall"));
     assert!(stdout.contains("ok fleet atrium book_room: ambiguous hint, the user declines"));
+    assert!(stdout.contains("ok fleet three bookings answered on resumed streams"));
+
+    let resumed = proxy.resumptions();
+    eprintln!("streams resumed with Last-Event-ID (writer -> resumer): {resumed:#?}");
+    assert!(resumed.len() >= 3, "{resumed:?}");
+    assert!(resumed.iter().all(|r| r.status == 200), "{resumed:?}");
+    let elsewhere = resumed
+        .iter()
+        .filter(|r| r.writer.as_deref().is_some_and(|w| w != r.resumer))
+        .count();
+    assert!(
+        elsewhere >= 1,
+        "no stream resumed on another replica: {resumed:?}"
+    );
 
     let posts = proxy.served("POST");
     eprintln!(

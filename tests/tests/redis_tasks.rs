@@ -414,6 +414,7 @@ async fn replica_from_flags(redis: &Redis) -> (String, tokio::task::JoinHandle<(
     let args = ServeArgs {
         http: Some(addr.clone()),
         redis: Some(redis.url.clone()),
+        ..ServeArgs::default()
     };
     let server = Server::builder("redis-tasks", "1.0.0")
         .tools(tools![count])

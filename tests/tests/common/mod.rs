@@ -82,19 +82,36 @@ impl Events {
     /// past `test_support::HANG` or ends.
     pub async fn next(&mut self) -> Value {
         loop {
+            let (_, data) = self.next_event().await.expect("the stream ended");
+            if let Some(data) = data {
+                return data;
+            }
+        }
+    }
+
+    /// The next event: its `id` and its message (`None` without `data:`, as in a priming
+    /// event); keep-alive comments are skipped, `None` when the stream ended or broke.
+    pub async fn next_event(&mut self) -> Option<(Option<String>, Option<Value>)> {
+        loop {
             if let Some(end) = self.buffer.find("\n\n") {
                 let event: String = self.buffer.drain(..end + 2).collect();
-                if let Some(data) = event.lines().find_map(|l| l.strip_prefix("data:")) {
-                    return serde_json::from_str(data.trim()).unwrap();
+                if event.lines().all(|l| l.starts_with(':')) {
+                    continue;
                 }
-                continue;
+                let field = |name: &str| {
+                    event
+                        .lines()
+                        .find_map(|l| l.strip_prefix(name))
+                        .map(|v| v.trim().to_owned())
+                };
+                let data = field("data:").map(|d| serde_json::from_str(&d).unwrap());
+                return Some((field("id:"), data));
             }
             let chunk = tokio::time::timeout(test_support::HANG, self.body.next())
                 .await
-                .expect("the stream went quiet")
-                .expect("the stream ended")
-                .unwrap();
-            self.buffer.push_str(&String::from_utf8(chunk).unwrap());
+                .expect("the stream went quiet")?;
+            self.buffer
+                .push_str(&String::from_utf8(chunk.ok()?).unwrap());
         }
     }
 }

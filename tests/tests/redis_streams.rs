@@ -1,0 +1,211 @@
+//! Resumable streams across replicas through Redis (`RedisEventStore`, feature `redis`): the
+//! events of a call running on replica A are in Redis as A writes them, a client whose stream
+//! broke resumes it on replica B with `Last-Event-ID` (what it missed, then the rest live, while
+//! the call still runs on A), and when A dies mid-call the stream resumed on B ends with a
+//! JSON-RPC error for the call once A's lease has lapsed. Redis holds each stream as one key that
+//! expires after the store's TTL, and the writer's lease only while the call runs. Needs Debian's
+//! `redis-server`; skipped without it unless `MCP_INTEROP_REQUIRED` is set.
+
+mod common;
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use mcp_runtime::prelude::*;
+use mcp_runtime::transport::http::store::{RedisEventStore, RedisSessionStore};
+use mcp_runtime::transport::http::{HttpOptions, router};
+use serde_json::{Value, json};
+use test_support::http::{Served, serve_app};
+use test_support::redis::Redis;
+use tokio::sync::Semaphore;
+
+/// Lets `slow` past its middle once per permit.
+struct Gate(Semaphore);
+
+/// Sends progress, waits at the gate, sends progress again, answers.
+#[tool]
+async fn slow(ctx: &Context, gate: &Gate) -> String {
+    ctx.progress(1.0, Some(2.0), Some("one"));
+    let _ = gate.0.acquire().await.map(|p| p.forget());
+    ctx.progress(2.0, Some(2.0), Some("two"));
+    "done".into()
+}
+
+/// The TTL of a stream in Redis, short enough to watch it go.
+const TTL: Duration = Duration::from_secs(2);
+
+fn server(gate: &Arc<Gate>) -> Server {
+    Server::builder("streams", "1.0.0")
+        .state_arc(gate.clone())
+        .tools(tools![slow])
+        .build()
+        .unwrap()
+}
+
+/// A replica's router: sessions and streams in `redis`, a 300 ms lease.
+async fn app(server: &Server, redis: &Redis) -> axum::Router {
+    let sessions = RedisSessionStore::connect(&redis.url).await.unwrap();
+    let events = RedisEventStore::beside(&sessions).ttl(TTL);
+    let options = HttpOptions::default()
+        .session_store(Arc::new(sessions))
+        .event_store(Arc::new(events))
+        .stream_lease(Duration::from_millis(300));
+    router(server, options)
+}
+
+async fn post(url: &str, session: Option<&str>, body: Value) -> reqwest::Response {
+    let mut request = reqwest::Client::new()
+        .post(url)
+        .header("content-type", "application/json")
+        .header("accept", "application/json, text/event-stream")
+        .body(body.to_string());
+    if let Some(id) = session {
+        request = request.header("mcp-session-id", id);
+    }
+    request.send().await.unwrap()
+}
+
+async fn resume(url: &str, session: &str, last: &str) -> common::Events {
+    let response = reqwest::Client::new()
+        .get(url)
+        .header("accept", "text/event-stream")
+        .header("mcp-session-id", session)
+        .header("last-event-id", last)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 200);
+    common::Events::of(response)
+}
+
+async fn open(url: &str) -> String {
+    let init = json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
+        "protocolVersion": "2025-11-25", "capabilities": {},
+        "clientInfo": {"name": "resumer", "version": "1"}}});
+    let opened = post(url, None, init).await;
+    let id = opened.headers()["mcp-session-id"].to_str().unwrap();
+    id.to_owned()
+}
+
+fn call_slow(id: u64) -> Value {
+    json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": {
+        "name": "slow", "arguments": {}, "_meta": {"progressToken": "p"}}})
+}
+
+fn progress(message: &Value) -> f64 {
+    assert_eq!(message["method"], "notifications/progress", "{message}");
+    message["params"]["progress"].as_f64().unwrap()
+}
+
+/// Waits until no key matches `pattern` (each expires by itself).
+async fn until_gone(redis: &Redis, pattern: &str) {
+    let deadline = std::time::Instant::now() + TTL * 3;
+    while !redis.keys(pattern).is_empty() {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "left: {:?}",
+            redis.keys(pattern)
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_stream_written_on_one_replica_resumes_on_the_other_through_redis() {
+    let Some(redis) = Redis::start() else { return };
+    let gate = Arc::new(Gate(Semaphore::new(0)));
+    let server = server(&gate);
+    let a = serve_app(app(&server, &redis).await).await;
+    let b = serve_app(app(&server, &redis).await).await;
+    let session = open(&a.url).await;
+
+    let mut stream = common::Events::of(post(&a.url, Some(&session), call_slow(1)).await);
+    let (primed, none) = stream.next_event().await.unwrap();
+    assert_eq!(none, None, "the priming event has no data");
+    let (first_id, first) = stream.next_event().await.unwrap();
+    assert_eq!(progress(&first.unwrap()), 1.0);
+    let first_id = first_id.unwrap();
+    drop(stream);
+    // In Redis as A wrote it: the stream (its opening and the progress) and A's lease.
+    let name = first_id.split_once('/').unwrap().0;
+    let key = format!("mcp:events:{session}:{name}");
+    assert_eq!(
+        redis.keys(&format!("mcp:events:{session}:*")),
+        [key.clone(), format!("{key}:lease")]
+    );
+    assert_eq!(redis.cli(&["XLEN", &key]), "2");
+    let ttl: u64 = redis.cli(&["PTTL", &key]).parse().unwrap();
+    assert!(ttl > 0 && ttl <= 2000, "{ttl}");
+
+    // Resumed on B while the call still waits on A; then A goes on and B relays it live.
+    let mut resumed = resume(&b.url, &session, &first_id).await;
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    gate.0.add_permits(1);
+    assert_eq!(progress(&resumed.next().await), 2.0);
+    let answer = resumed.next().await;
+    assert_eq!(answer["id"], 1);
+    assert_eq!(
+        answer["result"]["structuredContent"],
+        json!({"result": "done"})
+    );
+    assert_eq!(
+        resumed.next_event().await,
+        None,
+        "the stream ends with its answer"
+    );
+
+    // Resumed again from the priming event, on A: the whole stream, once more.
+    let mut again = resume(&a.url, &session, &primed.unwrap()).await;
+    assert_eq!(progress(&again.next().await), 1.0);
+    assert_eq!(progress(&again.next().await), 2.0);
+    assert_eq!(again.next().await["id"], 1);
+
+    // The lease went with the answer; the stream goes with its TTL.
+    assert_eq!(redis.keys(&format!("{key}:lease")), Vec::<String>::new());
+    until_gone(&redis, "mcp:events:*").await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_call_on_a_replica_that_died_ends_with_an_error_on_the_stream_resumed_elsewhere() {
+    let Some(redis) = Redis::start() else { return };
+    let gate = Arc::new(Gate(Semaphore::new(0)));
+    let server = server(&gate);
+    // Replica A on a runtime of its own, which the test shuts down mid-call.
+    let (url_tx, url_rx) = std::sync::mpsc::channel();
+    let (stop_tx, stop_rx) = std::sync::mpsc::channel::<()>();
+    let app_a = app(&server, &redis).await;
+    let replica_a = std::thread::spawn(move || {
+        let runtime = tokio::runtime::Runtime::new().unwrap();
+        let served: Served = runtime.block_on(serve_app(app_a));
+        url_tx.send(served.url.clone()).unwrap();
+        let _ = stop_rx.recv();
+        runtime.shutdown_background();
+    });
+    let a_url = url_rx.recv().unwrap();
+    let b = serve_app(app(&server, &redis).await).await;
+    let session = open(&a_url).await;
+
+    let mut stream = common::Events::of(post(&a_url, Some(&session), call_slow(4)).await);
+    let (primed, _) = stream.next_event().await.unwrap();
+    assert_eq!(progress(&stream.next().await), 1.0);
+    stop_tx.send(()).unwrap();
+    replica_a.join().unwrap();
+    assert_eq!(stream.next_event().await, None, "A's stream broke");
+
+    let mut resumed = resume(&b.url, &session, &primed.unwrap()).await;
+    assert_eq!(progress(&resumed.next().await), 1.0);
+    let ended = resumed.next().await;
+    assert_eq!(ended["id"], 4);
+    assert_eq!(ended["error"]["code"], -32603);
+    // The session goes on through B, and nothing of the lost call stays in Redis.
+    let (status, _, answer) = common::post_in_session(
+        &reqwest::Client::new(),
+        &b.url,
+        Some(&session),
+        "2025-11-25",
+        json!({"jsonrpc": "2.0", "id": 5, "method": "ping"}),
+    )
+    .await;
+    assert_eq!((status, &answer[0]["result"]), (200, &json!({})));
+    until_gone(&redis, "mcp:events:*").await;
+}
