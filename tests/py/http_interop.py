@@ -31,7 +31,7 @@ async def scenario(url: str, mode: str) -> None:
         check(mode, "server info", session.server_info is not None and session.server_info.name == "replica",
               session.server_info)
         names = [t.name for t in (await client.list_tools()).tools]
-        check(mode, "list_tools", names == ["replica", "add", "steps"], names)
+        check(mode, "list_tools", names == ["replica", "add", "steps", "linger"], names)
         added = await client.call_tool("add", {"a": 40, "b": 2})
         check(mode, "add", not added.is_error and added.structured_content == {"result": 42}, added)
         bad = await client.call_tool("add", {"a": "x", "b": 2})

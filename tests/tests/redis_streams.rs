@@ -3,7 +3,9 @@
 //! broke resumes it on replica B with `Last-Event-ID` (what it missed, then the rest live, while
 //! the call still runs on A), and when A dies mid-call the stream resumed on B ends with a
 //! JSON-RPC error for the call once A's lease has lapsed. Redis holds each stream as one key that
-//! expires after the store's TTL, and the writer's lease only while the call runs. Needs Debian's
+//! expires after the store's TTL, and the writer's lease only while the call runs. A resource
+//! update raised on either replica reaches the session's `GET` stream, wherever it is held, once,
+//! and only while the session (subscribed through the other replica) is subscribed. Needs Debian's
 //! `redis-server`; skipped without it unless `MCP_INTEROP_REQUIRED` is set.
 
 mod common;
@@ -11,10 +13,12 @@ mod common;
 use std::sync::Arc;
 use std::time::Duration;
 
+use mcp_runtime::ResourceUpdates;
 use mcp_runtime::prelude::*;
 use mcp_runtime::transport::http::store::{RedisEventStore, RedisSessionStore};
 use mcp_runtime::transport::http::{HttpOptions, router};
 use serde_json::{Value, json};
+use test_support::HANG;
 use test_support::http::{Served, serve_app};
 use test_support::redis::Redis;
 use tokio::sync::Semaphore;
@@ -208,4 +212,164 @@ async fn a_call_on_a_replica_that_died_ends_with_an_error_on_the_stream_resumed_
     .await;
     assert_eq!((status, &answer[0]["result"]), (200, &json!({})));
     until_gone(&redis, "mcp:events:*").await;
+}
+
+/// One note, by its title.
+#[resource(uri = "notes://{title}", mime_type = "text/plain")]
+fn note(title: String) -> String {
+    format!("the note {title}")
+}
+
+/// A replica's own server (its own resource registry, as in a process of its own) and router.
+async fn notes_replica(redis: &Redis) -> (ResourceUpdates, Served) {
+    let server = Server::builder("notes", "1.0.0")
+        .resources(resources![note])
+        .build()
+        .unwrap();
+    let updates = server.resource_updates().clone();
+    (updates, serve_app(app(&server, redis).await).await)
+}
+
+/// The next message on `stream`, or `None` when none comes within `within`.
+async fn next_within(stream: &mut common::Events, within: Duration) -> Option<Value> {
+    loop {
+        let (_, data) = tokio::time::timeout(within, stream.next_event())
+            .await
+            .ok()??;
+        if data.is_some() {
+            return data;
+        }
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_resource_update_raised_on_any_replica_reaches_the_stream_another_holds_once() {
+    let Some(redis) = Redis::start() else { return };
+    let (updates_a, a) = notes_replica(&redis).await;
+    let (updates_b, b) = notes_replica(&redis).await;
+    let session = open(&a.url).await;
+    // Subscribed through B; the session's GET stream is held by A.
+    let subscribe = json!({"jsonrpc": "2.0", "id": 1, "method": "resources/subscribe",
+        "params": {"uri": "notes://a"}});
+    assert_eq!(post(&b.url, Some(&session), subscribe).await.status(), 200);
+    let response = reqwest::Client::new()
+        .get(&a.url)
+        .header("accept", "text/event-stream")
+        .header("mcp-session-id", &session)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 200);
+    let mut stream = common::Events::of(response);
+    let updated = json!({"jsonrpc": "2.0", "method": "notifications/resources/updated",
+        "params": {"uri": "notes://a"}});
+
+    // Raised on B, which does not hold the stream; then on A, which does: one notification each.
+    updates_b.updated("notes://a");
+    assert_eq!(next_within(&mut stream, HANG).await, Some(updated.clone()));
+    updates_a.updated("notes://a");
+    assert_eq!(next_within(&mut stream, HANG).await, Some(updated.clone()));
+    updates_b.updated("notes://b");
+    let quiet = Duration::from_millis(500);
+    assert_eq!(
+        next_within(&mut stream, quiet).await,
+        None,
+        "no duplicate, nothing unasked"
+    );
+
+    // Unsubscribed through B: an update raised anywhere is not sent.
+    let unsubscribe = json!({"jsonrpc": "2.0", "id": 2, "method": "resources/unsubscribe",
+        "params": {"uri": "notes://a"}});
+    assert_eq!(
+        post(&b.url, Some(&session), unsubscribe).await.status(),
+        200
+    );
+    updates_b.updated("notes://a");
+    updates_a.updated("notes://a");
+    assert_eq!(next_within(&mut stream, quiet).await, None);
+}
+
+/// Progress `n` times, 100 ms apart, each message the time it was sent (µs since the epoch).
+#[tool]
+async fn ticks(ctx: &Context, n: u32) -> String {
+    for i in 1..=n {
+        if i > 1 {
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+        let now = mcp_runtime::transport::http::store::now_us().to_string();
+        ctx.progress(f64::from(i), Some(f64::from(n)), Some(&now));
+    }
+    "ticked".into()
+}
+
+fn median(mut samples: Vec<Duration>) -> Duration {
+    samples.sort();
+    samples[samples.len() / 2]
+}
+
+/// A session call answered on an event stream (one progress message, then the answer), timed
+/// over `http`'s kept-alive connection.
+async fn timed_stream_call(http: &reqwest::Client, url: &str, session: &str, id: u64) -> Duration {
+    let call = json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": {
+        "name": "ticks", "arguments": {"n": 1}, "_meta": {"progressToken": id}}});
+    let started = std::time::Instant::now();
+    let (status, _, messages) =
+        common::post_in_session(http, url, Some(session), "2025-11-25", call).await;
+    let took = started.elapsed();
+    assert_eq!((status, messages.len()), (200, 2), "{messages:?}");
+    took
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn what_recording_and_following_a_stream_cost() {
+    let Some(redis) = Redis::start() else { return };
+    let server = Server::builder("ticks", "1.0.0")
+        .tools(tools![ticks])
+        .build()
+        .unwrap();
+    let memory = serve_app(router(&server, HttpOptions::default())).await;
+    let (a, b) = (
+        serve_app(app(&server, &redis).await).await,
+        serve_app(app(&server, &redis).await).await,
+    );
+    let (in_memory, in_redis) = (open(&memory.url).await, open(&a.url).await);
+    let http = reqwest::Client::new();
+    let (mut memory_times, mut redis_times) = (Vec::new(), Vec::new());
+    for id in 1..=40 {
+        memory_times.push(timed_stream_call(&http, &memory.url, &in_memory, id).await);
+        redis_times.push(timed_stream_call(&http, &a.url, &in_redis, id).await);
+    }
+    // A call on A, its stream resumed on B after the first event: how long each later event
+    // takes from A's tool to the client reading it through B.
+    let call = json!({"jsonrpc": "2.0", "id": 99, "method": "tools/call", "params": {
+        "name": "ticks", "arguments": {"n": 21}, "_meta": {"progressToken": 99}}});
+    let mut stream = common::Events::of(post(&a.url, Some(&in_redis), call).await);
+    stream.next_event().await.unwrap();
+    let (first, _) = stream.next_event().await.unwrap();
+    drop(stream);
+    let mut resumed = resume(&b.url, &in_redis, &first.unwrap()).await;
+    let mut lags = Vec::new();
+    loop {
+        let message = resumed.next().await;
+        let Some(sent) = message["params"]["message"].as_str() else {
+            assert_eq!(message["id"], 99);
+            break;
+        };
+        let sent: u64 = sent.parse().unwrap();
+        let now = mcp_runtime::transport::http::store::now_us();
+        lags.push(Duration::from_micros(now.saturating_sub(sent)));
+    }
+    // The first events were replayed (written before the resume): only the live ones count.
+    let live = lags.split_off(lags.len().min(3));
+    eprintln!(
+        "a session call answered on an event stream (2 events), medians of 40: events in memory \
+         {:?}, in Redis {:?}; an event from A's tool to a client following on B: median {:?} \
+         (max {:?}) over {} live events",
+        median(memory_times),
+        median(redis_times),
+        median(live.clone()),
+        live.iter().max().unwrap(),
+        live.len()
+    );
+    assert!(live.len() >= 15, "{lags:?} {live:?}");
 }

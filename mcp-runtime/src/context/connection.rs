@@ -65,6 +65,8 @@ pub(crate) struct Session {
     pub(crate) log_level: Option<LogLevel>,
     /// The HTTP session's `Mcp-Session-Id`, for the request spans.
     pub(crate) session_id: Option<Arc<str>>,
+    /// The URIs `resources/subscribe` named (2025 era), as a session store keeps them.
+    pub(crate) subscriptions: std::collections::BTreeSet<String>,
 }
 
 /// Why a request to the client got no result.

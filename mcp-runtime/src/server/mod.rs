@@ -94,6 +94,7 @@ pub use builder::{
 };
 pub use reply::Reply;
 pub(crate) use reply::ReplyBody;
+pub(crate) use resources::ChangeFleet;
 pub use resources::{RESOURCE_NOT_FOUND, ResourceUpdates};
 
 /// A server: the tool table, the state tools borrow, the server's identity and its options.

@@ -16,6 +16,7 @@
 //! server is built, but what a template reaches (the files behind `file:///{path}`) may change,
 //! and only the application knows when.
 
+use std::collections::BTreeSet;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 
@@ -54,6 +55,17 @@ pub(super) struct Registry {
     pub(super) listens: Listens,
     /// Whether `listChanged: true` was declared ([`crate::ServerBuilder::resources_list_changes`]).
     list_changes: AtomicBool,
+    /// Set when this server is one replica of a fleet: every change goes to every replica.
+    fleet: Mutex<Option<Arc<dyn ChangeFleet>>>,
+}
+
+/// The replicas of a fleet, as a transport that relays between them sees them (the HTTP
+/// transport with a shared session store). A change is published to every replica, this one
+/// included; each tells the sessions whose `GET` stream it holds, and its own listens, through
+/// [`ResourceUpdates::deliver_in_fleet`].
+pub(crate) trait ChangeFleet: Send + Sync {
+    /// Hands `change` to every replica.
+    fn publish(&self, change: &Change);
 }
 
 /// A handle to tell clients that a resource changed, or that the list of resources did: cheap
@@ -68,8 +80,20 @@ impl ResourceUpdates {
     /// Sends `notifications/resources/updated` for `uri` to every 2025-era session subscribed to
     /// it and on every open `subscriptions/listen` stream that lists it (closed sessions are
     /// forgotten on the way). Returns how many were told.
+    ///
+    /// On one replica of a fleet (sessions in a shared store), the change goes to every replica
+    /// instead: each tells the sessions whose `GET` stream it holds (a 2025 session hears server
+    /// notifications on that stream; with none open anywhere, there is nowhere to send it) and
+    /// its own listens (this replica's at once). The count is then what this replica knows of:
+    /// its sessions and listens subscribed to `uri`.
     pub fn updated(&self, uri: &str) -> usize {
         let change = Change::ResourceUpdated(uri.to_owned());
+        if let Some(fleet) = self.fleet() {
+            // This replica's listens now; its sessions when the change comes back.
+            fleet.publish(&change);
+            self.registry.listens.notify(&change);
+            return self.subscribers(uri);
+        }
         let mut told = 0;
         let mut subscriptions = lock(&self.registry.subscriptions);
         subscriptions.retain(|(_, conn)| !conn.is_closed());
@@ -91,11 +115,16 @@ impl ResourceUpdates {
     pub fn list_changed(&self) -> usize {
         if !self.registry.list_changes.load(Ordering::Acquire) {
             tracing::warn!(
-                "ResourceUpdates::list_changed called on a server that does not declare                  resources.listChanged; nothing sent (see ServerBuilder::resources_list_changes)"
+                "ResourceUpdates::list_changed called on a server that does not declare \
+                 resources.listChanged; nothing sent (see ServerBuilder::resources_list_changes)"
             );
             return 0;
         }
         let change = Change::ResourcesListChanged;
+        if let Some(fleet) = self.fleet() {
+            fleet.publish(&change);
+            return lock(&self.registry.sessions).len() + self.registry.listens.notify(&change);
+        }
         let mut told = 0;
         let mut sessions = lock(&self.registry.sessions);
         sessions.retain(|conn| !conn.is_closed());
@@ -136,6 +165,74 @@ impl ResourceUpdates {
         &self.registry
     }
 
+    fn fleet(&self) -> Option<Arc<dyn ChangeFleet>> {
+        lock(&self.registry.fleet).clone()
+    }
+
+    /// Makes this server one replica of `fleet` (its changes published to every replica).
+    pub(crate) fn join_fleet(&self, fleet: Arc<dyn ChangeFleet>) {
+        *lock(&self.registry.fleet) = Some(fleet);
+    }
+
+    /// A change published in the fleet, on this replica: to the 2025 sessions `holds` (those
+    /// whose `GET` stream this replica holds) that asked for it, and, with `listens`, on this
+    /// replica's open listens. Returns how many were told.
+    pub(crate) fn deliver_in_fleet(
+        &self,
+        change: &Change,
+        holds: impl Fn(&Connection) -> bool,
+        listens: bool,
+    ) -> usize {
+        let mut told = 0;
+        match change {
+            Change::ResourceUpdated(uri) => {
+                let mut subscriptions = lock(&self.registry.subscriptions);
+                subscriptions.retain(|(_, conn)| !conn.is_closed());
+                for (_, conn) in subscriptions.iter().filter(|(u, c)| u == uri && holds(c)) {
+                    conn.send(change.notification(None));
+                    told += 1;
+                }
+            }
+            Change::ResourcesListChanged => {
+                let mut sessions = lock(&self.registry.sessions);
+                sessions.retain(|conn| !conn.is_closed());
+                for conn in sessions.iter().filter(|c| holds(c)) {
+                    if conn.lock_session().initialized {
+                        conn.send(change.notification(None));
+                        told += 1;
+                    }
+                }
+            }
+            _ => {}
+        }
+        if listens {
+            told += self.registry.listens.notify(change);
+        }
+        told
+    }
+
+    /// `conn` serves here a session that the store holds (opened through another replica),
+    /// subscribed to `uris`: it hears of list changes, and of updates to those URIs.
+    pub(crate) fn resync(&self, conn: &Connection, uris: &BTreeSet<String>) {
+        {
+            let mut subscriptions = lock(&self.registry.subscriptions);
+            subscriptions.retain(|(u, c)| !c.same(conn) || uris.contains(u));
+            for uri in uris {
+                if !subscriptions.iter().any(|(u, c)| u == uri && c.same(conn)) {
+                    subscriptions.push((uri.clone(), conn.clone()));
+                }
+            }
+        }
+        conn.lock_session().subscriptions = uris.clone();
+        if self.registry.list_changes.load(Ordering::Acquire) {
+            let mut sessions = lock(&self.registry.sessions);
+            if !sessions.iter().any(|c| c.same(conn)) {
+                sessions.retain(|c| !c.is_closed());
+                sessions.push(conn.clone());
+            }
+        }
+    }
+
     /// Declares (or not) list changes; set once, when the server is built.
     pub(super) fn declare_list_changes(&self, on: bool) {
         self.registry.list_changes.store(on, Ordering::Release);
@@ -158,6 +255,13 @@ impl ResourceUpdates {
             subscriptions.push((uri.to_owned(), conn.clone()));
         } else if !on {
             subscriptions.retain(|e| !same(e));
+        }
+        drop(subscriptions);
+        let mut state = conn.lock_session();
+        if on {
+            state.subscriptions.insert(uri.to_owned());
+        } else {
+            state.subscriptions.remove(uri);
         }
     }
 }

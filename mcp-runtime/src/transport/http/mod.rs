@@ -170,13 +170,18 @@ struct Endpoint {
 }
 
 impl Endpoint {
+    /// Must run on a tokio runtime when the store relays between replicas (its listener starts).
     fn new(server: &Server, options: HttpOptions) -> Self {
+        let sessions = Sessions::new(options.session_store.0.clone(), options.session_idle);
+        if tokio::runtime::Handle::try_current().is_ok() {
+            sessions.join_fleet(server);
+        }
         Endpoint {
             max_body: options
                 .max_body_bytes
                 .unwrap_or(server.options().max_message_bytes),
             server: server.clone(),
-            sessions: Sessions::new(options.session_store.0.clone()),
+            sessions,
             options,
         }
     }

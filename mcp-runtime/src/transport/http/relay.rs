@@ -11,15 +11,17 @@
 //! The latency this adds is one Redis `PUBLISH` and its delivery (BENCHMARKS.md).
 
 use std::sync::Arc;
+use std::time::Duration;
 
 use serde_json::Value;
 use tokio_util::sync::CancellationToken;
 
-use super::session::Session;
-use super::store::{Relay, RelayKind, Relayed, StoreError, now_us};
+use super::session::{LocalSessions, Session};
+use super::store::{Relay, RelayKind, Relayed, SessionStore, StoreError, now_us};
 use crate::context::connection::{Connection, lock};
+use crate::protocol::subscriptions::Change;
 use crate::protocol::{Incoming, RequestId};
-use crate::server::Server;
+use crate::server::{ChangeFleet, Server};
 
 /// Whether `message`, received for a session this replica serves through `conn`, is about a
 /// request another replica holds.
@@ -54,19 +56,39 @@ pub(super) async fn publish(
     relay.publish(&relayed).await
 }
 
-/// Listens to the relay for as long as `find` answers: a message from another replica about a
-/// session this one serves (`find` gives it) is acted on here.
-pub(super) fn listen<F>(relay: Arc<dyn Relay>, replica: u64, server: Server, find: F)
-where
-    F: Fn(&str) -> Option<Option<Arc<Session>>> + Send + 'static,
-{
+/// Listens to the relay for as long as the router lives: a message from another replica about a
+/// session this one serves is acted on here, and every resource change (this replica's too) is
+/// told to the sessions whose stream this replica holds and, when it came from another replica,
+/// to this replica's listens.
+pub(super) fn listen(
+    relay: Arc<dyn Relay>,
+    replica: u64,
+    server: Server,
+    local: LocalSessions,
+    (store, idle): (Arc<dyn SessionStore>, Duration),
+) {
     let mut messages = relay.listen();
     tokio::spawn(async move {
         while let Some(relayed) = messages.recv().await {
+            if relayed.kind == RelayKind::Change {
+                let Some(streaming) = local.streaming() else {
+                    break;
+                };
+                let from_elsewhere = relayed.from != replica;
+                change(
+                    &server,
+                    (&*store, idle),
+                    streaming,
+                    &relayed,
+                    from_elsewhere,
+                )
+                .await;
+                continue;
+            }
             if relayed.from == replica {
                 continue;
             }
-            let Some(found) = find(&relayed.session) else {
+            let Some(found) = local.find(&relayed.session) else {
                 break;
             };
             let Some(session) = found else { continue };
@@ -89,9 +111,71 @@ where
                         stop.cancel();
                     }
                 }
+                RelayKind::Change => {}
             }
         }
     });
+}
+
+/// A resource change published in the fleet: the sessions whose stream this replica holds learn
+/// their subscriptions from the store (another replica may have taken them), then those
+/// subscribed hear of it on their stream.
+async fn change(
+    server: &Server,
+    (store, idle): (&dyn SessionStore, Duration),
+    streaming: Vec<(String, Arc<Session>)>,
+    relayed: &Relayed,
+    listens: bool,
+) {
+    let Ok(Incoming::Notification(n)) = Incoming::parse(relayed.message.as_bytes()) else {
+        return;
+    };
+    let Some(change) = Change::from_notification(&n.method, n.params.as_ref()) else {
+        return;
+    };
+    let updates = server.resource_updates();
+    for (id, session) in &streaming {
+        // A use of the session: its stream is open here.
+        match store.touch(id, idle).await {
+            Ok(Some(record)) => {
+                if let Some(subscribed) = session.refresh(record) {
+                    updates.resync(&session.conn, &subscribed);
+                }
+            }
+            Ok(None) => {}
+            Err(e) => tracing::warn!(session = %id, error = %e, "subscriptions not read"),
+        }
+    }
+    let holds = |conn: &Connection| streaming.iter().any(|(_, s)| s.conn.same(conn));
+    let told = updates.deliver_in_fleet(&change, holds, listens);
+    tracing::debug!(
+        told,
+        method = change.method(),
+        "a resource change in the fleet"
+    );
+}
+
+/// The fleet as the server's resource registry sees it: a change goes to the relay.
+pub(super) struct Changes {
+    pub(super) relay: Arc<dyn Relay>,
+    pub(super) replica: u64,
+}
+
+impl ChangeFleet for Changes {
+    fn publish(&self, change: &Change) {
+        let Ok(runtime) = tokio::runtime::Handle::try_current() else {
+            tracing::warn!("a resource change outside a tokio runtime was not relayed");
+            return;
+        };
+        let (relay, replica) = (self.relay.clone(), self.replica);
+        let message = change.notification(None).to_string();
+        runtime.spawn(async move {
+            let sent = publish(&*relay, replica, RelayKind::Change, "", message).await;
+            if let Err(e) = sent {
+                tracing::warn!(error = %e, "a resource change was not relayed");
+            }
+        });
+    }
 }
 
 /// A client's message that another replica received, for a call running here.

@@ -1,6 +1,7 @@
 //! One session as this replica serves it: its connection, its `GET` stream's receiver, its
 //! requests in flight, and the record the store last had.
 
+use std::collections::BTreeSet;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
@@ -57,38 +58,53 @@ impl Session {
             state.initialized = record.initialized;
             state.log_level = record.log_level;
             state.session_id = Some(id.into());
+            state.subscriptions = record.subscriptions.clone();
         }
         // Apart from the ids of the replica that opened it (which counts from 1), below 2^53.
         conn.number_requests_from((super::random_u64() >> 12) | 1 << 32);
         Session::new(conn, outgoing, record)
     }
 
-    /// Takes what another replica changed (the log level, say) from the store's `record`.
-    pub(super) fn refresh(&self, record: Arc<SessionRecord>) {
+    /// Takes what another replica changed (the log level, say) from the store's `record`; the
+    /// subscriptions when they changed (the caller tells the server's resource registry).
+    pub(in crate::transport::http) fn refresh(
+        &self,
+        record: Arc<SessionRecord>,
+    ) -> Option<BTreeSet<String>> {
         let mut held = lock(&self.record);
         if Arc::ptr_eq(&held, &record) || **held == *record {
-            return;
+            return None;
         }
         let mut state = self.conn.lock_session();
         state.initialized = record.initialized;
         state.log_level = record.log_level;
+        let subscriptions =
+            (state.subscriptions != record.subscriptions).then(|| record.subscriptions.clone());
         drop(state);
         *held = record;
+        subscriptions
     }
 
     /// The record with what this replica changed since the store last had it; `None` when
     /// nothing changed.
     pub(super) fn changed(&self) -> Option<Arc<SessionRecord>> {
+        // The session's state, then the record: never both locks at once (`refresh` takes them
+        // the other way round).
         let state = self.conn.lock_session();
         let (initialized, log_level) = (state.initialized, state.log_level);
+        let subscriptions = state.subscriptions.clone();
         drop(state);
         let mut held = lock(&self.record);
-        if held.initialized == initialized && held.log_level == log_level {
+        if held.initialized == initialized
+            && held.log_level == log_level
+            && held.subscriptions == subscriptions
+        {
             return None;
         }
         let record = Arc::new(SessionRecord {
             initialized,
             log_level,
+            subscriptions,
             ..SessionRecord::clone(&held)
         });
         *held = record.clone();

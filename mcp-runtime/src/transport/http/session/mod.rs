@@ -58,11 +58,15 @@ pub(super) struct Sessions {
     relay: Option<Arc<dyn Relay>>,
     replica: u64,
     listener: Once,
+    /// How long a session lives unused ([`HttpOptions::session_idle_timeout`]).
+    idle: Duration,
 }
 
 impl Sessions {
-    pub(super) fn new(store: Arc<dyn SessionStore>) -> Self {
+    /// Sessions kept in `store`, each ending after `idle` without use.
+    pub(super) fn new(store: Arc<dyn SessionStore>, idle: Duration) -> Self {
         Sessions {
+            idle,
             table: Arc::new(Mutex::new(Table::new(store.clone()))),
             relay: store.relay(),
             replica: random_u64(),
@@ -94,20 +98,49 @@ impl Sessions {
             .map_err(store_failed)
     }
 
+    /// Makes `server` one replica of the fleet this store's relay joins (with a relay): its
+    /// resource changes go to every replica, and the listener starts now, to hear theirs.
+    pub(super) fn join_fleet(&self, server: &Server) {
+        let Some(relay) = self.relay.clone() else {
+            return;
+        };
+        let fleet = relay::Changes {
+            relay,
+            replica: self.replica,
+        };
+        server.resource_updates().join_fleet(Arc::new(fleet));
+        self.start_listener(server);
+    }
+
     /// Starts, once, the task that takes the other replicas' relayed messages (with a relay).
     fn start_listener(&self, server: &Server) {
         let Some(relay) = self.relay.clone() else {
             return;
         };
         self.listener.call_once(|| {
-            let table = Arc::downgrade(&self.table);
-            let find = move |id: &str| {
-                let table = table.upgrade()?;
-                let session = lock(&table).get(id);
-                Some(session)
-            };
-            relay::listen(relay, self.replica, server.clone(), find);
+            let local = LocalSessions(Arc::downgrade(&self.table));
+            let store = (self.store.clone(), self.idle);
+            relay::listen(relay, self.replica, server.clone(), local, store);
         });
+    }
+}
+
+/// The sessions a replica serves, as its relay listener sees them: gone with the router.
+pub(super) struct LocalSessions(std::sync::Weak<Mutex<Table>>);
+
+impl LocalSessions {
+    /// The session `id` if this replica serves it; `None` once the router is gone.
+    pub(super) fn find(&self, id: &str) -> Option<Option<Arc<Session>>> {
+        let table = self.0.upgrade()?;
+        let session = lock(&table).get(id);
+        Some(session)
+    }
+
+    /// The sessions whose `GET` stream this replica holds; `None` once the router is gone.
+    pub(super) fn streaming(&self) -> Option<Vec<(String, Arc<Session>)>> {
+        let table = self.0.upgrade()?;
+        let streaming = lock(&table).streaming();
+        Some(streaming)
     }
 }
 
@@ -166,7 +199,10 @@ pub(super) async fn find_session(endpoint: &Endpoint, id: &str) -> Result<Arc<Se
         .map_err(store_failed)?;
     match (local, stored) {
         (Some(session), Some(record)) => {
-            session.refresh(record);
+            if let Some(subscribed) = session.refresh(record) {
+                let updates = endpoint.server.resource_updates();
+                updates.resync(&session.conn, &subscribed);
+            }
             Ok(session)
         }
         (Some(session), None) => {
@@ -189,7 +225,7 @@ impl Sessions {
         server: &Server,
         options: &HttpOptions,
     ) -> Result<Arc<Session>, Refusal> {
-        let session = Session::from_record(id, record);
+        let session = Session::from_record(id, record.clone());
         let (served, busy) = {
             let mut table = lock(&self.table);
             // Two requests of one session may race here: the first one in is kept.
@@ -199,6 +235,9 @@ impl Sessions {
                     let busy = table.sweep(options.session_idle);
                     if table.make_room(options.max_sessions) {
                         table.insert(id.to_owned(), session.clone());
+                        server
+                            .resource_updates()
+                            .resync(&session.conn, &record.subscriptions);
                         tracing::info!(session = %id, "session served from the store");
                         (Ok(session), busy)
                     } else {
@@ -496,7 +535,10 @@ mod tests {
 
     #[tokio::test]
     async fn the_sweeper_ends_idle_sessions_and_stops_with_the_table() {
-        let sessions = Sessions::new(Arc::new(MemorySessionStore::default()));
+        let sessions = Sessions::new(
+            Arc::new(MemorySessionStore::default()),
+            Duration::from_secs(60),
+        );
         let session = add(&mut lock(&sessions.table), "idle", Duration::ZERO, false);
         sessions.start_sweeper(Duration::from_millis(50));
         let left = async || lock(&sessions.table).len();

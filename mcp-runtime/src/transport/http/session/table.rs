@@ -71,6 +71,19 @@ impl Table {
     }
 
     /// The session named `id`, its use not recorded.
+    /// The sessions whose `GET` stream this replica holds.
+    pub(super) fn streaming(&self) -> Vec<(String, Arc<Session>)> {
+        self.by_id
+            .iter()
+            .filter(|(_, e)| {
+                e.session
+                    .streaming
+                    .load(std::sync::atomic::Ordering::SeqCst)
+            })
+            .map(|(id, e)| (id.clone(), e.session.clone()))
+            .collect()
+    }
+
     pub(super) fn get(&self, id: &str) -> Option<Arc<Session>> {
         self.by_id.get(id).map(|e| e.session.clone())
     }

@@ -2,7 +2,8 @@
 //! answer to an elicitation, or its `notifications/cancelled`, can land on any replica; the call
 //! it is about runs on one. The replica that received it publishes it; every replica listens, and
 //! the one serving the call acts on it. The other way, a session's `GET` stream is held by one
-//! replica: it announces the stream, and the others publish what they have for it.
+//! replica: it announces the stream, and the others publish what they have for it. A resource
+//! change the application raises on one replica is published to all of them.
 
 use serde_json::{Value, json};
 use tokio::sync::mpsc;
@@ -32,14 +33,18 @@ pub enum RelayKind {
     StreamOpened,
     /// The stream closed: the others keep their messages again.
     StreamClosed,
+    /// A resource change the application raised on one replica (the message is its
+    /// notification): every replica tells its own listeners of it.
+    Change,
 }
 
 impl RelayKind {
-    const NAMES: [(RelayKind, &'static str); 4] = [
+    const NAMES: [(RelayKind, &'static str); 5] = [
         (RelayKind::FromClient, "client"),
         (RelayKind::ToStream, "stream"),
         (RelayKind::StreamOpened, "opened"),
         (RelayKind::StreamClosed, "closed"),
+        (RelayKind::Change, "change"),
     ];
 
     fn name(self) -> &'static str {
@@ -62,7 +67,7 @@ impl RelayKind {
 pub struct Relayed {
     /// What it is.
     pub kind: RelayKind,
-    /// The session's id.
+    /// The session's id (empty for a [`RelayKind::Change`], which is about every session).
     pub session: String,
     /// The replica that sent it (each router draws a random number).
     pub from: u64,
