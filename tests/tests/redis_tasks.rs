@@ -591,3 +591,46 @@ async fn a_tasks_question_is_answered_through_the_other_replica() {
         "{result}"
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn answers_kept_for_a_task_expire_with_its_record_and_are_taken_once() {
+    let Some(redis) = Redis::start() else { return };
+    let store = RedisTaskStore::connect(&redis.url).await.unwrap();
+    let limits = TaskLimits {
+        total: 10,
+        per_owner: 10,
+    };
+    let answers: serde_json::Map<String, Value> =
+        serde_json::from_value(json!({"input-0": {"action": "accept", "content": {"n": 1}}}))
+            .unwrap();
+
+    // No record, no answers kept.
+    store.put_answers("missing", &answers).await.unwrap();
+    assert_eq!(redis.cli(&["EXISTS", "mcp:task:missing:answers"]), "0");
+
+    store
+        .create(record("asking", "s", now_ms(), 60_000), limits)
+        .await
+        .unwrap();
+    store.put_answers("asking", &answers).await.unwrap();
+    let key = "mcp:task:asking:answers";
+    // The same moment, give or take the millisecond `PTTL` rounds to.
+    let expiry = |key: &str| -> i64 { redis.cli(&["PEXPIRETIME", key]).parse().unwrap() };
+    let (answers_at, record_at) = (expiry(key), expiry("mcp:task:asking"));
+    assert!(
+        answers_at > 0 && (answers_at - record_at).abs() <= 2,
+        "the answers expire at {answers_at}, the record at {record_at}"
+    );
+    let more: serde_json::Map<String, Value> =
+        serde_json::from_value(json!({"input-1": {"action": "decline"}})).unwrap();
+    store.put_answers("asking", &more).await.unwrap();
+
+    let taken = store.take_answers("asking").await.unwrap();
+    assert_eq!(
+        Value::Object(taken),
+        json!({"input-0": {"action": "accept", "content": {"n": 1}},
+               "input-1": {"action": "decline"}})
+    );
+    assert_eq!(redis.cli(&["EXISTS", key]), "0");
+    assert!(store.take_answers("asking").await.unwrap().is_empty());
+}

@@ -265,6 +265,34 @@ pub trait TaskStore: Send + Sync + 'static {
     fn is_shared(&self) -> bool {
         false
     }
+
+    /// Keeps `answers` (the `inputResponses` of a stateless `tasks/update`, by key) for the task
+    /// `task_id`, which another process runs: that process takes them
+    /// ([`TaskStore::take_answers`]) at its next poll interval. They last no longer than the
+    /// task's record. Called only when [`TaskStore::is_shared`]; a shared store that cannot
+    /// keep answers fails (the default), so that a `tasks/update` is refused rather than lost.
+    fn put_answers<'a>(
+        &'a self,
+        task_id: &'a str,
+        answers: &'a Map<String, Value>,
+    ) -> BoxFuture<'a, Result<(), TaskStoreError>> {
+        let _ = (task_id, answers);
+        Box::pin(async {
+            Err(TaskStoreError::Backend(
+                "this task store cannot hand answers to another replica".into(),
+            ))
+        })
+    }
+
+    /// Takes (reads and removes, at once) the answers waiting for `task_id`
+    /// ([`TaskStore::put_answers`]); none by default.
+    fn take_answers<'a>(
+        &'a self,
+        task_id: &'a str,
+    ) -> BoxFuture<'a, Result<Map<String, Value>, TaskStoreError>> {
+        let _ = task_id;
+        Box::pin(async { Ok(Map::new()) })
+    }
 }
 
 /// Now, in milliseconds since the Unix epoch: the clock records and expiry use.
