@@ -1,9 +1,10 @@
 //! Tasks (2025-11-25, and stateless 2026-07-28 ones) shared by two replicas through Redis
 //! (`RedisTaskStore`, feature `redis`), sessions shared too (`RedisSessionStore`): a task started
 //! on one replica runs there and is read, listed, awaited and cancelled through the other, and
-//! its question answered through the other; its keys expire in Redis itself; the limits count
-//! the tasks of every replica; a lost Redis gives clear errors, and the store works again once
-//! Redis is back; a server binary's `--redis URL` shares its tasks as well as its sessions.
+//! its question answered through the other (over the session, or by a stateless `tasks/update`);
+//! its keys expire in Redis itself; the limits count the tasks of every replica; a lost Redis
+//! gives clear errors, and the store works again once Redis is back; a server binary's
+//! `--redis URL` shares its tasks as well as its sessions.
 //! Needs Debian's `redis-server`; skipped without it unless `MCP_INTEROP_REQUIRED` is set.
 
 mod common;
@@ -453,12 +454,12 @@ async fn the_redis_flag_shares_tasks_between_replicas_too() {
 }
 
 /// The response to a stateless (2026-07-28) request `method` with `params` at `to`, from a client
-/// that takes tasks.
+/// that takes tasks and answers elicitations.
 async fn stateless(to: &str, method: &str, mut params: Value) -> Value {
     params["_meta"] = json!({
         "io.modelcontextprotocol/protocolVersion": STATELESS,
         "io.modelcontextprotocol/clientCapabilities":
-            {"extensions": {"io.modelcontextprotocol/tasks": {}}}
+            {"elicitation": {}, "extensions": {"io.modelcontextprotocol/tasks": {}}}
     });
     let body = json!({"jsonrpc": "2.0", "id": 1, "method": method, "params": params});
     let mut request = reqwest::Client::new()
@@ -590,4 +591,99 @@ async fn a_tasks_question_is_answered_through_the_other_replica() {
         result["result"]["structuredContent"]["result"], "go: true",
         "{result}"
     );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_stateless_tasks_question_is_answered_through_the_other_replica() {
+    let Some(redis) = Redis::start() else { return };
+    let (a, b) = (
+        replica(&redis, 64, 1024).await,
+        replica(&redis, 64, 1024).await,
+    );
+    let call = json!({"name": "ask_first", "arguments": {}});
+    let created = stateless(&a.url, "tools/call", call).await;
+    assert_eq!(created["result"]["resultType"], "task", "{created}");
+    let id = created["result"]["taskId"].as_str().unwrap().to_owned();
+    let answers_key = format!("mcp:task:{id}:answers");
+
+    // B reads the question from the record that A stored.
+    let waiting = stateless(&b.url, "tasks/get", json!({"taskId": id})).await;
+    assert_eq!(waiting["result"]["status"], "input_required", "{waiting}");
+    let requests = waiting["result"]["inputRequests"].as_object().unwrap();
+    assert_eq!(requests.len(), 1, "{waiting}");
+    let (key, question) = requests.iter().next().unwrap();
+    assert_eq!(question["method"], "elicitation/create", "{waiting}");
+    assert_eq!(question["params"]["message"], "Go on?", "{waiting}");
+
+    // An answer to a question the task does not ask changes nothing, and is not kept.
+    let ignored = json!({"taskId": id, "inputResponses": {"not-asked": {"action": "decline"}}});
+    let ack = stateless(&b.url, "tasks/update", ignored).await;
+    assert_eq!(ack["result"]["resultType"], "complete", "{ack}");
+    assert_eq!(redis.cli(&["EXISTS", &answers_key]), "0");
+
+    // Answered through B: A takes the answer from Redis within a poll interval, and goes on.
+    let answer = json!({"action": "accept", "content": {"go": true}});
+    let update = json!({"taskId": id, "inputResponses": {key.clone(): answer}});
+    let ack = stateless(&b.url, "tasks/update", update).await;
+    assert_eq!(ack["result"]["resultType"], "complete", "{ack}");
+    let mut done = Value::Null;
+    for _ in 0..250 {
+        done = stateless(&b.url, "tasks/get", json!({"taskId": id})).await;
+        if !matches!(
+            done["result"]["status"].as_str(),
+            Some("input_required" | "working")
+        ) {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    assert_eq!(done["result"]["status"], "completed", "{done}");
+    assert_eq!(
+        done["result"]["result"]["structuredContent"]["result"], "go: true",
+        "{done}"
+    );
+    assert_eq!(redis.cli(&["EXISTS", &answers_key]), "0", "answers taken");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn answers_kept_for_a_task_expire_with_its_record_and_are_taken_once() {
+    let Some(redis) = Redis::start() else { return };
+    let store = RedisTaskStore::connect(&redis.url).await.unwrap();
+    let limits = TaskLimits {
+        total: 10,
+        per_owner: 10,
+    };
+    let answers: serde_json::Map<String, Value> =
+        serde_json::from_value(json!({"input-0": {"action": "accept", "content": {"n": 1}}}))
+            .unwrap();
+
+    // No record, no answers kept.
+    store.put_answers("missing", &answers).await.unwrap();
+    assert_eq!(redis.cli(&["EXISTS", "mcp:task:missing:answers"]), "0");
+
+    store
+        .create(record("asking", "s", now_ms(), 60_000), limits)
+        .await
+        .unwrap();
+    store.put_answers("asking", &answers).await.unwrap();
+    let key = "mcp:task:asking:answers";
+    // The same moment, give or take the millisecond `PTTL` rounds to.
+    let expiry = |key: &str| -> i64 { redis.cli(&["PEXPIRETIME", key]).parse().unwrap() };
+    let (answers_at, record_at) = (expiry(key), expiry("mcp:task:asking"));
+    assert!(
+        answers_at > 0 && (answers_at - record_at).abs() <= 2,
+        "the answers expire at {answers_at}, the record at {record_at}"
+    );
+    let more: serde_json::Map<String, Value> =
+        serde_json::from_value(json!({"input-1": {"action": "decline"}})).unwrap();
+    store.put_answers("asking", &more).await.unwrap();
+
+    let taken = store.take_answers("asking").await.unwrap();
+    assert_eq!(
+        Value::Object(taken),
+        json!({"input-0": {"action": "accept", "content": {"n": 1}},
+               "input-1": {"action": "decline"}})
+    );
+    assert_eq!(redis.cli(&["EXISTS", key]), "0");
+    assert!(store.take_answers("asking").await.unwrap().is_empty());
 }

@@ -19,8 +19,13 @@
 //! while a listener reconnects is, and it works with any shared store, not only Redis. The cost
 //! is one read per running task per poll interval, and a cancellation that takes effect within
 //! one poll interval.) A handshake-era task asks its questions over the session, whose answers
-//! the HTTP transport relays to the replica that asked; answers to a stateless task's questions
-//! (`tasks/update`) reach it only on the replica that runs it.
+//! the HTTP transport relays to the replica that asked. A stateless task's questions are answered
+//! by `tasks/update`: on the replica running the task, the answers go straight to the body; on
+//! another, they are kept in the store ([`TaskStore::put_answers`]) and the replica running the
+//! task takes them at its next poll interval ([`TaskStore::take_answers`]) and delivers them
+//! as a local `tasks/update` would (answers to a question the task does not wait on are
+//! dropped). That is one more store command per running task per poll interval, again only
+//! with a shared store, and an answer that reaches the body within one poll interval.
 //!
 //! | file | what it holds |
 //! |---|---|
@@ -261,9 +266,38 @@ pub trait TaskStore: Send + Sync + 'static {
 
     /// True when other processes change these records too (a store shared by replicas): a
     /// running task then re-reads its record every poll interval, to stop once another replica
-    /// cancelled it. False by default.
+    /// cancelled it, and takes the answers another replica kept for it
+    /// ([`TaskStore::take_answers`]). False by default.
     fn is_shared(&self) -> bool {
         false
+    }
+
+    /// Keeps `answers` (the `inputResponses` of a stateless `tasks/update`, by key) for the task
+    /// `task_id`, which another process runs: that process takes them
+    /// ([`TaskStore::take_answers`]) at its next poll interval. They last no longer than the
+    /// task's record. Called only when [`TaskStore::is_shared`]; a shared store that cannot
+    /// keep answers fails (the default), so that a `tasks/update` is refused rather than lost.
+    fn put_answers<'a>(
+        &'a self,
+        task_id: &'a str,
+        answers: &'a Map<String, Value>,
+    ) -> BoxFuture<'a, Result<(), TaskStoreError>> {
+        let _ = (task_id, answers);
+        Box::pin(async {
+            Err(TaskStoreError::Backend(
+                "this task store cannot hand answers to another replica".into(),
+            ))
+        })
+    }
+
+    /// Takes (reads and removes, at once) the answers waiting for `task_id`
+    /// ([`TaskStore::put_answers`]); none by default.
+    fn take_answers<'a>(
+        &'a self,
+        task_id: &'a str,
+    ) -> BoxFuture<'a, Result<Map<String, Value>, TaskStoreError>> {
+        let _ = task_id;
+        Box::pin(async { Ok(Map::new()) })
     }
 }
 

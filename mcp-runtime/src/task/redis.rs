@@ -8,6 +8,7 @@
 //! | `{prefix}:task:{id}` | string | the record's JSON | at its creation plus its `ttl` (`PXAT`) |
 //! | `{prefix}:tasks` | sorted set | every task id, scored by its expiry | with its last task |
 //! | `{prefix}:tasks:owner:{owner}` | sorted set | one owner's task ids, scored by creation | with its last task |
+//! | `{prefix}:task:{id}:answers` | hash | answers for a stateless task run by another replica: each key's JSON | with the record (a copy of its `PTTL`) |
 //!
 //! `create` is one Lua script: it drops expired ids from both sets, counts what is left against
 //! [`TaskLimits`], and only then writes the record and indexes it, so two replicas racing for the
@@ -16,9 +17,13 @@
 //! cancelled its task cannot turn it back to `completed`, and an expired record is never
 //! revived. `get` is a `GET`; `list` reads the owner's set, drops the ids whose record expired,
 //! and pages oldest first. Stateless (2026-07-28) tasks have no owner: they are counted in
-//! `{prefix}:tasks` only, and not listed (that era has no `tasks/list`). The scripts name keys
-//! they build from the prefix, which a single Redis (or one with replicas) allows and Redis
-//! Cluster does not.
+//! `{prefix}:tasks` only, and not listed (that era has no `tasks/list`). `put_answers` is a
+//! script that adds to the answers hash only while the record exists, and gives the hash the
+//! record's remaining time; `take_answers` is `HGETALL` and `DEL` in one `MULTI`, which the
+//! replica running a task sends every poll interval after the `GET` of its record (so two
+//! commands per running task per poll interval, whether it asks anything or not) and once more
+//! when the task ends. The scripts name keys they build from the prefix, which a single Redis
+//! (or one with replicas) allows and Redis Cluster does not.
 //!
 //! A command that fails (Redis unreachable, or slower than the connection's response timeout)
 //! is a [`TaskStoreError::Backend`]; the request that needed it gets a JSON-RPC error. The
@@ -27,6 +32,7 @@
 
 use futures_util::future::BoxFuture;
 use redis::aio::{ConnectionManager, ConnectionManagerConfig};
+use serde_json::{Map, Value};
 
 use super::{TaskLimits, TaskPage, TaskRecord, TaskStore, TaskStoreError, now_ms};
 
@@ -67,6 +73,16 @@ redis.call('SET', KEYS[1], ARGV[1], 'KEEPTTL')
 return 1
 ";
 
+/// Adds ARGV (key, JSON, key, JSON…) to the hash KEYS[2] while the record KEYS[1] exists, and
+/// makes the hash expire with it.
+const PUT_ANSWERS: &str = r"
+local pttl = redis.call('PTTL', KEYS[1])
+if pttl == -2 then return 0 end
+redis.call('HSET', KEYS[2], unpack(ARGV))
+if pttl > 0 then redis.call('PEXPIRE', KEYS[2], pttl) end
+return 1
+";
+
 /// Task records in Redis: every replica that uses the same Redis and prefix sees every task.
 #[derive(Clone)]
 pub struct RedisTaskStore {
@@ -104,6 +120,11 @@ impl RedisTaskStore {
     /// The Redis key of the record of `task_id`.
     pub fn key(&self, task_id: &str) -> String {
         format!("{}:task:{task_id}", self.prefix)
+    }
+
+    /// The key of the hash of answers waiting for `task_id`, which another replica runs.
+    fn answers_key(&self, task_id: &str) -> String {
+        format!("{}:task:{task_id}:answers", self.prefix)
     }
 
     /// The key of the sorted set of `owner`'s task ids (stateless tasks have none).
@@ -249,5 +270,54 @@ impl TaskStore for RedisTaskStore {
 
     fn is_shared(&self) -> bool {
         true
+    }
+
+    fn put_answers<'a>(
+        &'a self,
+        task_id: &'a str,
+        answers: &'a Map<String, Value>,
+    ) -> BoxFuture<'a, Result<(), TaskStoreError>> {
+        Box::pin(async move {
+            if answers.is_empty() {
+                return Ok(());
+            }
+            let mut cmd = redis::cmd("EVAL");
+            cmd.arg(PUT_ANSWERS)
+                .arg(2)
+                .arg(self.key(task_id))
+                .arg(self.answers_key(task_id));
+            for (key, answer) in answers {
+                cmd.arg(key).arg(answer.to_string());
+            }
+            self.query::<i64>(&cmd).await.map(drop)
+        })
+    }
+
+    fn take_answers<'a>(
+        &'a self,
+        task_id: &'a str,
+    ) -> BoxFuture<'a, Result<Map<String, Value>, TaskStoreError>> {
+        Box::pin(async move {
+            let key = self.answers_key(task_id);
+            let (stored,): (Vec<(String, String)>,) = redis::pipe()
+                .atomic()
+                .cmd("HGETALL")
+                .arg(&key)
+                .cmd("DEL")
+                .arg(&key)
+                .ignore()
+                .query_async(&mut self.conn.clone())
+                .await
+                .map_err(|e| TaskStoreError::Backend(format!("Redis: {e}")))?;
+            stored
+                .into_iter()
+                .map(|(k, text)| match serde_json::from_str(&text) {
+                    Ok(answer) => Ok((k, answer)),
+                    Err(e) => Err(TaskStoreError::Backend(format!(
+                        "a stored answer is not JSON: {e}"
+                    ))),
+                })
+                .collect()
+        })
     }
 }

@@ -1,5 +1,7 @@
 //! The tasks of one server: each running task's record in memory (written through to the
-//! store on every change), its cancellation, the questions it waits on, and its end.
+//! store on every change), its cancellation, the questions it waits on, and its end. With a
+//! shared store, the replica running a task follows the store while the body runs
+//! ([`Tasks::follow_store`]): a cancellation and the answers that other replicas stored.
 
 use std::collections::HashMap;
 use std::hash::BuildHasher;
@@ -132,7 +134,7 @@ impl Tasks {
                 biased;
                 _ = live.cancel.cancelled() => None,
                 _ = tokio::time::sleep(ttl) => None,
-                _ = tasks.cancelled_elsewhere(&live) => None,
+                _ = tasks.follow_store(&live) => None,
                 r = call => Some(r),
             };
             live.change(|r| {
@@ -156,6 +158,12 @@ impl Tasks {
             .await;
             let id = lock(&live.record).task_id.clone();
             lock(&tasks.running).remove(&id);
+            if tasks.store.is_shared() {
+                // Answers stored for it after the last poll: gone now rather than at its expiry.
+                if let Err(e) = tasks.store.take_answers(&id).await {
+                    tracing::warn!(task = %id, error = %e, "answers to an ended task not dropped");
+                }
+            }
         });
     }
 
@@ -202,7 +210,7 @@ impl Tasks {
             None => {
                 // Run by another replica (or by a process that is gone): the record says it is
                 // over, and the replica running it stops the body when it next reads the record
-                // (see `cancelled_elsewhere`). The store keeps whichever end came first.
+                // (see `follow_store`). The store keeps whichever end came first.
                 record.status = TaskStatus::Cancelled;
                 record.input_requests.clear();
                 record.last_updated_at_ms = now_ms();
@@ -213,10 +221,12 @@ impl Tasks {
         Ok(record)
     }
 
-    /// Resolves once the store says `live` was cancelled (by another replica); never with a
-    /// store only this process uses, where `tasks/cancel` reaches the task directly. A failed
-    /// read is logged and retried at the next interval.
-    async fn cancelled_elsewhere(&self, live: &LiveTask) {
+    /// What other replicas did to `live` through a shared store, read every poll interval while
+    /// the body runs: delivers the answers they stored for it ([`TaskStore::take_answers`]),
+    /// and resolves once the record says it was cancelled. Never resolves with a store only
+    /// this process uses, where `tasks/update` and `tasks/cancel` reach the task directly. A
+    /// failed command is logged and tried again at the next interval.
+    async fn follow_store(&self, live: &LiveTask) {
         if !self.store.is_shared() {
             return std::future::pending().await;
         }
@@ -228,44 +238,38 @@ impl Tasks {
                 Ok(_) => {}
                 Err(e) => tracing::warn!(task = %id, error = %e, "task record not read"),
             }
+            match self.store.take_answers(&id).await {
+                Ok(answers) if !answers.is_empty() => live.deliver(&answers).await,
+                Ok(_) => {}
+                Err(e) => tracing::warn!(task = %id, error = %e, "task answers not read"),
+            }
         }
     }
 
-    /// Delivers the answers among `responses` whose key the task waits on; other keys are
-    /// ignored.
+    /// `tasks/update`: delivers the answers among `responses` whose key the task waits on;
+    /// other keys are ignored. A task that another replica runs (a shared store) gets them
+    /// through the store, at that replica's next poll interval.
     pub(crate) async fn update(
         &self,
         task_id: &str,
         responses: &Map<String, Value>,
     ) -> Result<(), ProtocolError> {
-        self.get(task_id, None).await?;
-        let Some(live) = lock(&self.running).get(task_id).cloned() else {
-            return Ok(());
-        };
-        let answered: Vec<(String, oneshot::Sender<Value>)> = {
-            let mut waiters = lock(&live.waiters);
-            responses
-                .keys()
-                .filter_map(|k| waiters.remove(k).map(|tx| (k.clone(), tx)))
-                .collect()
-        };
-        if answered.is_empty() {
-            return Ok(());
-        }
-        // The record drops the answered questions before the tool goes on, so that a
-        // `tasks/get` right after this ack shows only those still open.
-        live.change(|r| {
-            for (key, _) in &answered {
-                r.input_requests.remove(key);
+        let record = self.get(task_id, None).await?;
+        let running = lock(&self.running).get(task_id).cloned();
+        if let Some(live) = running {
+            live.deliver(responses).await;
+        } else if self.store.is_shared() && !record.status.is_terminal() {
+            // Only the questions the record shows open: the replica running the task would
+            // drop the others anyway.
+            let open: Map<String, Value> = responses
+                .iter()
+                .filter(|(k, _)| record.input_requests.contains_key(*k))
+                .map(|(k, v)| (k.clone(), v.clone()))
+                .collect();
+            if !open.is_empty() {
+                let stored = self.store.put_answers(task_id, &open).await;
+                stored.map_err(store_error)?;
             }
-            if r.input_requests.is_empty() && r.status == TaskStatus::InputRequired {
-                r.status = TaskStatus::Working;
-            }
-            true
-        })
-        .await;
-        for (key, tx) in answered {
-            let _ = tx.send(responses[&key].clone());
         }
         Ok(())
     }
@@ -295,6 +299,36 @@ impl Tasks {
 }
 
 impl LiveTask {
+    /// Hands the answers among `responses` to the questions of this task waiting on their key
+    /// (a `tasks/update` made here, or one stored by another replica); other keys are ignored.
+    async fn deliver(&self, responses: &Map<String, Value>) {
+        let answered: Vec<(String, oneshot::Sender<Value>)> = {
+            let mut waiters = lock(&self.waiters);
+            responses
+                .keys()
+                .filter_map(|k| waiters.remove(k).map(|tx| (k.clone(), tx)))
+                .collect()
+        };
+        if answered.is_empty() {
+            return;
+        }
+        // The record drops the answered questions before the tool goes on, so that a
+        // `tasks/get` right after this ack shows only those still open.
+        self.change(|r| {
+            for (key, _) in &answered {
+                r.input_requests.remove(key);
+            }
+            if r.input_requests.is_empty() && r.status == TaskStatus::InputRequired {
+                r.status = TaskStatus::Working;
+            }
+            true
+        })
+        .await;
+        for (key, tx) in answered {
+            let _ = tx.send(responses[&key].clone());
+        }
+    }
+
     /// Applies `f` to the record; when it changed something, stores the record and tells the
     /// waiters (and the session, in the handshake era).
     async fn change(&self, f: impl FnOnce(&mut TaskRecord) -> bool) {
