@@ -139,7 +139,7 @@ impl Server {
             // A noop waker: the task's own poll registers the real one again.
             match (&mut call).now_or_never() {
                 // The spec's immediate-result shortcut, for a tool that may also run inline.
-                Some(Ok(output)) if !required => return Outcome::Called(output),
+                Some(Ok(output)) if !required => return Outcome::Called(output, None),
                 Some(done @ Ok(_)) => call = futures_util::future::ready(done).boxed(),
                 Some(Err(e)) => return Outcome::Answer(Err(e)),
                 None if scope.input_needed.is_cancelled() => {
