@@ -59,8 +59,9 @@ pub(crate) struct RequestScope {
     /// Stateless era: the questions this run needs answered before it can finish.
     pub(crate) input_requests: Mutex<Map<String, Value>>,
     /// Fires when `input_requests` gained an entry: the server then ends the run with an
-    /// `input_required` result.
-    pub(crate) input_needed: CancelToken,
+    /// `input_required` result. `None` outside the stateless era, where no request asks for
+    /// input this way (and none is made per request).
+    pub(crate) input_needed: Option<CancelToken>,
     pub(crate) elicit_seq: AtomicU64,
     /// How long a request to the client may wait for its answer.
     pub(crate) client_request_timeout: std::time::Duration,
@@ -262,7 +263,9 @@ impl Context {
                 key,
                 json!({"method": "elicitation/create", "params": params}),
             );
-            scope.input_needed.cancel();
+            if let Some(needed) = &scope.input_needed {
+                needed.cancel();
+            }
             // The server ends this run with `input_required` and drops this future.
             return std::future::pending().await;
         }
@@ -378,7 +381,9 @@ impl Context {
         };
         lock(&scope.input_requests).extend(requests);
         *lock(&scope.request_state_out) = request_state;
-        scope.input_needed.cancel();
+        if let Some(needed) = &scope.input_needed {
+            needed.cancel();
+        }
         std::future::pending().await
     }
 }

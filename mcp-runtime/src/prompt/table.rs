@@ -7,6 +7,7 @@ use std::panic::Location;
 use std::sync::Arc;
 
 use crate::prompt::spec::{Prompt, PromptSpec};
+use crate::protocol::Listing;
 
 /// An ordered set of prompts, as `prompts![…]` makes it. Nothing is built until a server is.
 #[derive(Clone, Default)]
@@ -78,6 +79,8 @@ impl std::error::Error for PromptBuildError {}
 pub struct Prompts {
     list: Arc<[Prompt]>,
     index: Arc<HashMap<&'static str, usize>>,
+    /// Their `prompts/list` entries, encoded once: what every page is written from.
+    listing: Listing,
 }
 
 impl Prompts {
@@ -118,6 +121,7 @@ impl Prompts {
             return Err(problems);
         }
         Ok(Prompts {
+            listing: Listing::encode(list.iter().map(Prompt::to_json)),
             list: list.into(),
             index: Arc::new(index),
         })
@@ -131,6 +135,11 @@ impl Prompts {
     /// All prompts, in order.
     pub fn list(&self) -> &[Prompt] {
         &self.list
+    }
+
+    /// Their `prompts/list` entries, in order, encoded once when they were built.
+    pub(crate) fn listing(&self) -> &Listing {
+        &self.listing
     }
 
     /// True when there is no prompt.

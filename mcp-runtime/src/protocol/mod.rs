@@ -9,6 +9,7 @@
 //! | file | what it holds |
 //! |---|---|
 //! | `message.rs` | one incoming message: ids, requests, notifications, responses, rejections |
+//! | `page.rs` | a list method's page, written from entries encoded once with their table |
 //! | this file | versions, the envelopes this side writes, log levels, identities, capabilities |
 //! | [`handshake`] | `initialize` and version negotiation (2025 eras) |
 //! | [`stateless`] | the per-request `_meta` envelope, `server/discover` (2026-07-28) |
@@ -41,10 +42,12 @@ pub fn supported_versions() -> Vec<&'static str> {
 }
 
 mod message;
+mod page;
 
 pub use message::{
     Incoming, Notification, Rejected, Request, RequestId, Response, error_from_json,
 };
+pub(crate) use page::{Listing, Page};
 
 // The envelopes below are built field by field: `json!` would pass each interpolated `Value`
 // through `serde_json::to_value`, a deep copy of the whole result on every response.
@@ -193,6 +196,12 @@ impl Implementation {
             m.insert("title".into(), t.clone().into());
         }
         Value::Object(m)
+    }
+
+    /// [`Implementation::to_json`], encoded.
+    pub(crate) fn encoded(&self) -> std::sync::Arc<serde_json::value::RawValue> {
+        let json = serde_json::value::to_raw_value(&self.to_json());
+        json.expect("a JSON value encodes").into()
     }
 }
 

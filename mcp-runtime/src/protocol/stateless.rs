@@ -2,6 +2,10 @@
 //! the client's capabilities in `params._meta`; every result says `resultType`, and cacheable
 //! (list and discover) results carry `ttlMs` and `cacheScope`.
 
+use std::sync::Arc;
+
+use serde::ser::SerializeMap;
+use serde_json::value::RawValue;
 use serde_json::{Map, Value, json};
 
 use super::{ClientCapabilities, Implementation, LogLevel, STATELESS_VERSIONS, supported_versions};
@@ -126,6 +130,73 @@ pub fn stamp_result(result: &mut Value, server_info: &Implementation, cache: Opt
         .or_insert_with(|| Value::Object(Map::new()));
     if let Some(meta) = meta.as_object_mut() {
         meta.insert(SERVER_INFO_KEY.into(), server_info.to_json());
+    }
+}
+
+/// What [`stamp_result`] adds to a result, kept apart from a result that stays typed until it is
+/// written (a `tools/call` result, a list page): the server's identity, encoded once, and the
+/// cache hint.
+#[derive(Debug, Clone)]
+pub(crate) struct Stamp {
+    /// The server's `Implementation`, as [`Implementation::to_json`] encodes it.
+    pub(crate) server_info: Arc<RawValue>,
+    pub(crate) cache: Option<CacheHint>,
+}
+
+impl Stamp {
+    /// Writes the stamp's members into a result's map, where [`stamp_result`] puts them (see
+    /// [`serialize_stamp`]).
+    pub(crate) fn serialize_members<M: SerializeMap>(
+        &self,
+        m: &mut M,
+        meta: Option<&Map<String, Value>>,
+    ) -> Result<(), M::Error> {
+        serialize_stamp(m, &self.server_info, self.cache, meta)
+    }
+}
+
+/// Writes what [`stamp_result`] adds into a result's map, where it puts it: after the result's
+/// own members, the result's own `_meta` (`meta`, written here) keeping its place before
+/// `resultType`, with the server's identity (`server_info`, encoded) added to it.
+pub(crate) fn serialize_stamp<M: SerializeMap>(
+    m: &mut M,
+    server_info: &RawValue,
+    cache: Option<CacheHint>,
+    meta: Option<&Map<String, Value>>,
+) -> Result<(), M::Error> {
+    if let Some(meta) = meta {
+        m.serialize_entry("_meta", &MetaWith(meta, server_info))?;
+    }
+    m.serialize_entry("resultType", "complete")?;
+    if let Some(cache) = cache {
+        m.serialize_entry("ttlMs", &cache.ttl_ms)?;
+        let scope = if cache.public { "public" } else { "private" };
+        m.serialize_entry("cacheScope", scope)?;
+    }
+    if meta.is_none() {
+        m.serialize_entry("_meta", &MetaWith(&Map::new(), server_info))?;
+    }
+    Ok(())
+}
+
+/// A result's `_meta` with the server's identity set in it, as `Map::insert` sets it: in the
+/// key's place when the map has it, else last.
+struct MetaWith<'a>(&'a Map<String, Value>, &'a RawValue);
+
+impl serde::Serialize for MetaWith<'_> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut m = serializer.serialize_map(None)?;
+        for (key, value) in self.0 {
+            if key == SERVER_INFO_KEY {
+                m.serialize_entry(key, self.1)?;
+            } else {
+                m.serialize_entry(key, value)?;
+            }
+        }
+        if !self.0.contains_key(SERVER_INFO_KEY) {
+            m.serialize_entry(SERVER_INFO_KEY, self.1)?;
+        }
+        m.end()
     }
 }
 

@@ -11,6 +11,7 @@ use crate::context::Context;
 use crate::error::{ProtocolError, ToolError, ToolErrorKind};
 use crate::prompt::CompleteRequest;
 use crate::prompt::complete::{completion_result, run_completer};
+use crate::protocol::Listing;
 use crate::resource::contents::ResourceContents;
 use crate::resource::spec::ResourceSpec;
 use crate::resource::template::UriTemplate;
@@ -24,6 +25,10 @@ use crate::tool::state::StateMap;
 #[derive(Clone, Default)]
 pub struct ResourceTable {
     entries: Arc<[Entry]>,
+    /// The fixed resources' and the templates' list entries, encoded once with the table: what
+    /// every page of `resources/list` and `resources/templates/list` is written from.
+    listing: Listing,
+    template_listing: Listing,
     /// Where the table was made (the `resources![…]` invocation), to name it in errors.
     origin: Option<&'static Location<'static>>,
 }
@@ -70,22 +75,27 @@ impl ResourceTable {
     /// The table of these specs, in order. `resources![…]` calls this.
     #[track_caller]
     pub fn from_specs(specs: impl IntoIterator<Item = ResourceSpec>) -> Self {
-        ResourceTable {
-            entries: specs
-                .into_iter()
-                .map(|spec| {
-                    let template = UriTemplate::parse(spec.uri);
-                    let listing =
-                        spec.to_json(!template.as_ref().is_some_and(UriTemplate::is_fixed));
-                    Entry {
-                        template,
-                        listing,
-                        spec,
-                    }
-                })
-                .collect(),
+        let entries: Arc<[Entry]> = specs
+            .into_iter()
+            .map(|spec| {
+                let template = UriTemplate::parse(spec.uri);
+                let listing = spec.to_json(!template.as_ref().is_some_and(UriTemplate::is_fixed));
+                Entry {
+                    template,
+                    listing,
+                    spec,
+                }
+            })
+            .collect();
+        let mut table = ResourceTable {
+            entries,
+            listing: Listing::default(),
+            template_listing: Listing::default(),
             origin: Some(Location::caller()),
-        }
+        };
+        table.listing = Listing::encode(table.fixed().map(|e| &e.listing));
+        table.template_listing = Listing::encode(table.templates().map(|e| &e.listing));
+        table
     }
 
     /// The resources of several tables, in order; a URI published twice is refused with both
@@ -163,6 +173,16 @@ impl ResourceTable {
     /// The templates' `resources/templates/list` entries, in order.
     pub fn list_templates(&self) -> Vec<&Value> {
         self.templates().map(|e| &e.listing).collect()
+    }
+
+    /// [`ResourceTable::list`], encoded once when the table was made.
+    pub(crate) fn listing(&self) -> &Listing {
+        &self.listing
+    }
+
+    /// [`ResourceTable::list_templates`], encoded once when the table was made.
+    pub(crate) fn template_listing(&self) -> &Listing {
+        &self.template_listing
     }
 
     fn fixed(&self) -> impl Iterator<Item = &Entry> {

@@ -401,17 +401,9 @@ impl ServerBuilder {
                 "max_concurrent_calls must be at least 1".into(),
             ));
         }
-        if self.options.max_queued_responses == 0 {
-            problems.push(BuildError::InvalidOption(
-                "max_queued_responses must be at least 1".into(),
-            ));
-        }
-        if self.options.max_message_bytes == 0 {
-            problems.push(BuildError::InvalidOption(
-                "max_message_bytes must be at least 1".into(),
-            ));
-        }
         for (name, n) in [
+            ("max_queued_responses", self.options.max_queued_responses),
+            ("max_message_bytes", self.options.max_message_bytes),
             (
                 "max_listens_per_connection",
                 self.options.max_listens_per_connection,
@@ -466,6 +458,7 @@ impl ServerBuilder {
                 resources,
                 resource_updates: self.resource_updates,
                 state: Arc::new(self.state),
+                server_info: self.info.encoded(),
                 info: self.info,
                 instructions: self.instructions,
                 options: self.options,

@@ -57,11 +57,11 @@ use crate::error::ProtocolError;
 use crate::prompt::Prompts;
 use crate::protocol::handshake::{InitializeParams, initialize_result};
 use crate::protocol::stateless::{
-    CacheHint, Envelope, REMOVED_METHODS, discover_result, has_envelope, stamp_result,
+    CacheHint, Envelope, REMOVED_METHODS, Stamp, discover_result, has_envelope, stamp_result,
 };
 use crate::protocol::{
-    Implementation, Incoming, LogLevel, Notification, Request, RequestId, params_meta,
-    subscriptions,
+    Implementation, Incoming, Listing, LogLevel, Notification, Page, Request, RequestId,
+    params_meta, subscriptions,
 };
 use crate::resource::ResourceTable;
 use crate::tool::content::CallToolResult;
@@ -112,6 +112,8 @@ struct ServerInner {
     resource_updates: ResourceUpdates,
     state: Arc<StateMap>,
     info: Implementation,
+    /// `info` as its JSON, encoded once: what stateless results carry in their `_meta`.
+    server_info: Arc<serde_json::value::RawValue>,
     instructions: Option<String>,
     options: ServerOptions,
     call_slots: Option<Arc<Semaphore>>,
@@ -133,8 +135,11 @@ const EMPTY_LIST_METHODS: &[&str] = &[
 /// How one request ended.
 enum Outcome {
     Answer(Result<Value, ProtocolError>),
-    /// A `tools/call` result, kept typed until it is written.
-    Called(ToolOutput),
+    /// A `tools/call` result, kept typed until it is written; in the stateless era, with the
+    /// server's identity to stamp it with.
+    Called(ToolOutput, Option<Arc<serde_json::value::RawValue>>),
+    /// A page of a list method, written from its table's encoded entries.
+    Listed(Page),
     /// Cancelled by the client: no response.
     Cancelled,
 }
@@ -284,7 +289,8 @@ impl Server {
                 Outcome::Cancelled => None,
                 _ if cancel.is_cancelled() => None,
                 Outcome::Answer(Ok(result)) => Some(ReplyBody::Result(result)),
-                Outcome::Called(result) => Some(ReplyBody::Call(result)),
+                Outcome::Called(result, stamp) => Some(ReplyBody::Call(result, stamp)),
+                Outcome::Listed(page) => Some(ReplyBody::Page(page)),
                 Outcome::Answer(Err(error)) => {
                     tracing::debug!(method = %req.method, %error, "request failed");
                     Some(ReplyBody::Error(error))
@@ -341,7 +347,7 @@ impl Server {
                 .err()
                 .unwrap_or_else(|| ProtocolError::invalid_params("Invalid params")))),
             ("logging/setLevel", Some(_)) => Outcome::Answer(self.set_level(req, conn)),
-            ("tools/list", Some(_)) => Outcome::Answer(self.list_tools(req)),
+            ("tools/list", Some(_)) => self.list_tools(req).into(),
             (m, Some(_)) if tasks::METHODS.contains(&m) => self.tasks_session(req, conn).await,
             (_, Some(h)) if resources => {
                 let scope = Scope::of_session(h);
@@ -377,7 +383,7 @@ impl Server {
                 ))),
                 Some(cache),
             ),
-            "tools/list" => (Outcome::Answer(self.list_tools(req)), Some(cache)),
+            "tools/list" => (self.list_tools(req).into(), Some(cache)),
             subscriptions::LISTEN => (Outcome::Answer(self.listen(req, conn, cancel).await), None),
             m if self.serves_resources(m) => {
                 // A read is the caller's: not cached, nor shared.
@@ -424,13 +430,25 @@ impl Server {
                 None,
             ),
         };
-        let mut result = match outcome {
-            Outcome::Answer(Ok(result)) => result,
-            Outcome::Called(result) => result.into_call_result().into_json(),
-            other => return other,
-        };
-        stamp_result(&mut result, &self.inner.info, cache);
-        Outcome::Answer(Ok(result))
+        let server_info = self.inner.server_info.clone();
+        match outcome {
+            Outcome::Answer(Ok(mut result)) => {
+                stamp_result(&mut result, &self.inner.info, cache);
+                Outcome::Answer(Ok(result))
+            }
+            Outcome::Called(result, _) => Outcome::Called(result, Some(server_info)),
+            Outcome::Listed(page) => Outcome::Listed(page.stamped(Stamp { server_info, cache })),
+            other => other,
+        }
+    }
+}
+
+impl From<Result<Page, ProtocolError>> for Outcome {
+    fn from(page: Result<Page, ProtocolError>) -> Outcome {
+        match page {
+            Ok(page) => Outcome::Listed(page),
+            Err(e) => Outcome::Answer(Err(e)),
+        }
     }
 }
 

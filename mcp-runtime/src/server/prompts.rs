@@ -26,7 +26,7 @@ impl Server {
     ) -> Outcome {
         match req.method.as_str() {
             "tools/call" => self.call_tool(req, conn, cancel, scope).await,
-            "prompts/list" => Outcome::Answer(self.list_prompts(req)),
+            "prompts/list" => self.list_prompts(req).into(),
             "prompts/get" => {
                 let attached = self.request_scope(req, conn, cancel, scope, None);
                 self.get_prompt(req, attached).await
@@ -36,15 +36,8 @@ impl Server {
         }
     }
 
-    fn list_prompts(&self, req: &Request) -> Result<Value, ProtocolError> {
-        let prompts: Vec<&Value> = self
-            .inner
-            .prompts
-            .list()
-            .iter()
-            .map(|p| p.to_json())
-            .collect();
-        self.page(req, "prompts", &prompts)
+    fn list_prompts(&self, req: &Request) -> Result<Page, ProtocolError> {
+        self.page(req, "prompts", self.inner.prompts.listing())
     }
 
     async fn get_prompt(&self, req: &Request, request_scope: Arc<RequestScope>) -> Outcome {

@@ -2,15 +2,20 @@
 
 use std::fmt;
 
+use std::sync::Arc;
+
 use serde_json::Value;
+use serde_json::value::RawValue;
 
 use crate::error::ProtocolError;
-use crate::protocol::{Rejected, RequestId, error_response, result_message};
+use crate::protocol::stateless::serialize_stamp;
+use crate::protocol::{Page, Rejected, RequestId, error_response, result_message};
 use crate::tool::output::ToolOutput;
 
 /// A response this side is about to send, kept typed until it is written: a transport that
-/// writes bytes encodes it straight into its buffer (no `Value` tree for a tool's result), one
-/// that needs a `Value` asks for [`Reply::into_json`].
+/// writes bytes encodes it straight into its buffer (no `Value` tree for a tool's result, nor for
+/// a list page, whose entries were encoded with their table), one that needs a `Value` asks for
+/// [`Reply::into_json`].
 ///
 /// Its id is the request's, exactly: serializing a reply (or its `Display`, the JSON text) writes
 /// an integer id of any size digit for digit, which a `serde_json::Value` cannot hold beyond 64
@@ -25,7 +30,11 @@ pub struct Reply {
 #[derive(Debug)]
 pub(crate) enum ReplyBody {
     Result(Value),
-    Call(ToolOutput),
+    /// A `tools/call` result; in the stateless era, with the server's identity (encoded) to
+    /// stamp it with (a call result has no cache hint).
+    Call(ToolOutput, Option<Arc<RawValue>>),
+    /// A page of `tools/list`, `prompts/list`, `resources/list` or `resources/templates/list`.
+    Page(Page),
     Error(ProtocolError),
 }
 
@@ -58,7 +67,11 @@ impl Reply {
         let id = self.id.as_ref().map_or(Value::Null, RequestId::to_json);
         match self.body {
             ReplyBody::Result(v) => result_message(id, v),
-            ReplyBody::Call(r) => result_message(id, r.into_call_result().into_json()),
+            ReplyBody::Call(r, None) => result_message(id, r.into_call_result().into_json()),
+            ReplyBody::Call(r, Some(info)) => {
+                result_message(id, to_value(&CallResult(&r, Some(&info))))
+            }
+            ReplyBody::Page(page) => result_message(id, to_value(&page)),
             ReplyBody::Error(e) => error_response(&id, &e),
         }
     }
@@ -89,8 +102,34 @@ impl serde::Serialize for Reply {
         m.serialize_entry("id", &self.id)?;
         match &self.body {
             ReplyBody::Result(v) => m.serialize_entry("result", v)?,
-            ReplyBody::Call(r) => m.serialize_entry("result", r)?,
+            ReplyBody::Call(r, info) => {
+                m.serialize_entry("result", &CallResult(r, info.as_deref()))?
+            }
+            ReplyBody::Page(page) => m.serialize_entry("result", page)?,
             ReplyBody::Error(e) => m.serialize_entry("error", &ErrorObject(e))?,
+        }
+        m.end()
+    }
+}
+
+/// A typed result as a `Value`, for a transport that asks for one.
+fn to_value(result: &impl serde::Serialize) -> Value {
+    serde_json::to_value(result).unwrap_or(Value::Null)
+}
+
+/// A `tools/call` result, with what the stateless era adds to it: the members, in order, that
+/// [`crate::protocol::stateless::stamp_result`] gives its `Value`.
+struct CallResult<'a>(&'a ToolOutput, Option<&'a RawValue>);
+
+impl serde::Serialize for CallResult<'_> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut m = serializer.serialize_map(None)?;
+        let meta = self.0.serialize_members(&mut m)?;
+        match (self.1, meta) {
+            (Some(info), meta) => serialize_stamp(&mut m, info, None, meta)?,
+            (None, Some(meta)) => m.serialize_entry("_meta", meta)?,
+            (None, None) => {}
         }
         m.end()
     }
@@ -127,7 +166,7 @@ mod tests {
         for id in ids {
             let bodies = [
                 ReplyBody::Result(json!({"tools": [], "z": null})),
-                ReplyBody::Call(CallToolResult::error_text("no").into()),
+                ReplyBody::Call(CallToolResult::error_text("no").into(), None),
                 ReplyBody::Error(ProtocolError::invalid_params("bad").with_data(json!({"k": 1}))),
                 ReplyBody::Error(ProtocolError::method_not_found("x/y")),
             ];
@@ -141,6 +180,50 @@ mod tests {
                 let value = reply.into_json();
                 assert_eq!(written, serde_json::to_string(&value).unwrap());
             }
+        }
+    }
+
+    /// A stateless `tools/call` result, written typed, is what stamping its `Value` wrote.
+    #[test]
+    fn a_stamped_call_result_is_written_as_its_stamped_value() {
+        use crate::protocol::Implementation;
+        use crate::protocol::stateless::{SERVER_INFO_KEY, stamp_result};
+        use crate::tool::output::IntoToolOutput;
+        let info = Implementation {
+            name: "srv".into(),
+            version: "2".into(),
+            title: None,
+        };
+        let with_meta = |meta: Value| CallToolResult {
+            meta: meta.as_object().cloned(),
+            ..CallToolResult::error_text("Internal error")
+        };
+        let outputs = || -> Vec<ToolOutput> {
+            vec![
+                json!({"id": "T-4", "title": "é \"q\""})
+                    .into_tool_output(false)
+                    .unwrap(),
+                42.into_tool_output(true).unwrap(),
+                CallToolResult::error_text("bad arguments").into(),
+                with_meta(json!({"errorId": "e-1"})).into(),
+                with_meta(json!({"a": 1, SERVER_INFO_KEY: "theirs", "z": 2})).into(),
+                CallToolResult {
+                    structured_content: Some(json!({"k": [1, 2]})),
+                    ..CallToolResult::default()
+                }
+                .into(),
+            ]
+        };
+        for (typed, plain) in outputs().into_iter().zip(outputs()) {
+            let mut value = plain.into_call_result().into_json();
+            stamp_result(&mut value, &info, None);
+            let reply = Reply {
+                id: Some(RequestId::from(3)),
+                body: ReplyBody::Call(typed, Some(info.encoded())),
+            };
+            let expected = result_message(json!(3), value);
+            assert_eq!(reply.to_string(), expected.to_string());
+            assert_eq!(reply.into_json(), expected);
         }
     }
 }

@@ -292,9 +292,10 @@ impl Server {
     ) -> Outcome {
         let table = &self.inner.resources;
         let answer = match req.method.as_str() {
-            "resources/list" => self.page(req, "resources", &table.list()),
+            "resources/list" => return self.page(req, "resources", table.listing()).into(),
             "resources/templates/list" => {
-                self.page(req, "resourceTemplates", &table.list_templates())
+                let templates = table.template_listing();
+                return self.page(req, "resourceTemplates", templates).into();
             }
             "resources/read" => match uri_param(req) {
                 Ok(uri) => {
@@ -350,7 +351,6 @@ impl Server {
     }
 }
 
-/// One page of `items`, a list built whole (resources are few, and cheap to list).
 /// The request's `uri`, or -32602.
 fn uri_param(req: &Request) -> Result<&str, ProtocolError> {
     req.params

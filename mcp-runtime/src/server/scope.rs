@@ -69,7 +69,7 @@ impl Server {
                 .cloned()
                 .unwrap_or_default(),
             input_requests: Mutex::new(Map::new()),
-            input_needed: CancelToken::default(),
+            input_needed: scope.stateless.is_some().then(CancelToken::default),
             elicit_seq: AtomicU64::new(0),
             request_state_in: params
                 .and_then(|p| p.get("requestState"))
@@ -89,9 +89,12 @@ pub(super) async fn until_input_needed<T>(
     scope: &RequestScope,
     fut: impl Future<Output = T>,
 ) -> Result<T, Value> {
-    let outcome = tokio::select! {
-        r = fut => Ok(r),
-        _ = scope.input_needed.cancelled() => Err(super::tasks::input_required(scope)),
+    let outcome = match &scope.input_needed {
+        None => Ok(fut.await),
+        Some(needed) => tokio::select! {
+            r = fut => Ok(r),
+            _ = needed.cancelled() => Err(super::tasks::input_required(scope)),
+        },
     };
     scope
         .finished

@@ -105,15 +105,15 @@ impl RequestSpan {
                 let id = e.data.as_ref().and_then(|d| d.get("errorId"));
                 ("error", id.and_then(Value::as_str))
             }
-            Some(ReplyBody::Call(output)) => match output.error() {
+            Some(ReplyBody::Call(output, _)) => match output.error() {
                 Some(id) => ("tool_error", id),
                 None => ("ok", None),
             },
-            // A stateless `tools/call` result arrives as JSON.
+            // A tool's result that reached here as JSON rather than typed.
             Some(ReplyBody::Result(result)) if result["isError"] == true => {
                 ("tool_error", result["_meta"]["errorId"].as_str())
             }
-            Some(ReplyBody::Result(_)) => ("ok", None),
+            Some(ReplyBody::Result(_) | ReplyBody::Page(_)) => ("ok", None),
         };
         self.record(outcome, error_id);
     }

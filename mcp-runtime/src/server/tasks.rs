@@ -79,10 +79,12 @@ impl Server {
         params: Option<&Map<String, Value>>,
         scope: &Scope,
     ) -> Result<Option<Plan>, ProtocolError> {
+        // Without a tool that can be a task, no call is one: no lookup of the name.
+        if self.inner.tasks.is_none() {
+            return Ok(None);
+        }
         let support = self.inner.tools.get(name).map(|t| t.task_support());
-        let (Some(support @ (TaskSupport::Optional | TaskSupport::Required)), Some(_)) =
-            (support, &self.inner.tasks)
-        else {
+        let Some(support @ (TaskSupport::Optional | TaskSupport::Required)) = support else {
             return Ok(None);
         };
         if scope.stateless.is_some() {
@@ -139,10 +141,14 @@ impl Server {
             // A noop waker: the task's own poll registers the real one again.
             match (&mut call).now_or_never() {
                 // The spec's immediate-result shortcut, for a tool that may also run inline.
-                Some(Ok(output)) if !required => return Outcome::Called(output),
+                Some(Ok(output)) if !required => return Outcome::Called(output, None),
                 Some(done @ Ok(_)) => call = futures_util::future::ready(done).boxed(),
                 Some(Err(e)) => return Outcome::Answer(Err(e)),
-                None if scope.input_needed.is_cancelled() => {
+                None if scope
+                    .input_needed
+                    .as_ref()
+                    .is_some_and(|n| n.is_cancelled()) =>
+                {
                     return Outcome::Answer(Ok(input_required(scope)));
                 }
                 None => {}

@@ -5,41 +5,34 @@ use super::scope::until_input_needed;
 use super::*;
 
 impl Server {
-    pub(super) fn list_tools(&self, req: &Request) -> Result<Value, ProtocolError> {
-        let tools: Vec<&Value> = self.inner.tools.iter().map(|t| t.to_json()).collect();
-        self.page(req, "tools", &tools)
+    pub(super) fn list_tools(&self, req: &Request) -> Result<Page, ProtocolError> {
+        self.page(req, "tools", self.inner.tools.listing())
     }
 
-    /// One page of a list method's `items` under `key`, from the request's `cursor`, with the
-    /// next page's cursor when there is one (`page_size` items a page).
+    /// One page of a list method's `entries` under `key`, from the request's `cursor`, with the
+    /// next page's cursor when there is one (`page_size` entries a page). The entries were
+    /// encoded when their table was built; the page refers to them.
     pub(super) fn page(
         &self,
         req: &Request,
-        key: &str,
-        items: &[&Value],
-    ) -> Result<Value, ProtocolError> {
+        key: &'static str,
+        entries: &Listing,
+    ) -> Result<Page, ProtocolError> {
+        let len = entries.len();
         let start = match req.params.as_ref().and_then(|p| p.get("cursor")) {
             None | Some(Value::Null) => 0,
             Some(c) => c
                 .as_str()
                 .and_then(|c| decode_cursor(c.strip_prefix(key)?))
-                .filter(|&n| n > 0 && n < items.len())
+                .filter(|&n| n > 0 && n < len)
                 .ok_or_else(|| ProtocolError::invalid_params("Invalid params: invalid cursor"))?,
         };
         let end = match self.inner.options.page_size {
-            Some(n) => (start + n).min(items.len()),
-            None => items.len(),
+            Some(n) => (start + n).min(len),
+            None => len,
         };
-        let page: Vec<Value> = items[start..end].iter().map(|&v| v.clone()).collect();
-        let mut result = Map::new();
-        result.insert(key.into(), Value::Array(page));
-        if end < items.len() {
-            result.insert(
-                "nextCursor".into(),
-                format!("{key}{}", encode_cursor(end)).into(),
-            );
-        }
-        Ok(Value::Object(result))
+        let next_cursor = (end < len).then(|| format!("{key}{}", encode_cursor(end)));
+        Ok(Page::new(key, entries, start..end, next_cursor))
     }
 
     pub(super) async fn call_tool(
@@ -130,7 +123,7 @@ impl Server {
             }),
         };
         match until_input_needed(&request_scope, call).await {
-            Ok(Ok(result)) => Outcome::Called(result),
+            Ok(Ok(result)) => Outcome::Called(result, None),
             Ok(Err(e)) => Outcome::Answer(Err(e)),
             Err(input_required) => Outcome::Answer(Ok(input_required)),
         }

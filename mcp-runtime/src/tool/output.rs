@@ -2,8 +2,9 @@
 
 use schemars::{JsonSchema, SchemaGenerator};
 use serde::Serialize;
-use serde_json::Value;
+use serde::ser::SerializeMap;
 use serde_json::value::RawValue;
+use serde_json::{Map, Value};
 
 use crate::error::ToolError;
 pub use crate::schema::OutputSchema;
@@ -127,19 +128,41 @@ impl From<CallToolResult> for ToolOutput {
     }
 }
 
+impl ToolOutput {
+    /// Writes the result's members into an open map, all but its `_meta`, which it returns for
+    /// the caller to write (as is, or with more in it). The order is [`CallToolResult`]'s.
+    pub(crate) fn serialize_members<M: SerializeMap>(
+        &self,
+        m: &mut M,
+    ) -> Result<Option<&Map<String, Value>>, M::Error> {
+        match &self.0 {
+            Output::Result(r) => {
+                m.serialize_entry("content", &r.content)?;
+                if let Some(s) = &r.structured_content {
+                    m.serialize_entry("structuredContent", s)?;
+                }
+                if r.is_error {
+                    m.serialize_entry("isError", &true)?;
+                }
+                Ok(r.meta.as_ref())
+            }
+            Output::Structured { text, structured } => {
+                m.serialize_entry("content", std::slice::from_ref(text))?;
+                m.serialize_entry("structuredContent", structured)?;
+                Ok(None)
+            }
+        }
+    }
+}
+
 /// The same members, in the same order, as [`CallToolResult`]'s serialization.
 impl Serialize for ToolOutput {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        use serde::ser::SerializeMap;
-        match &self.0 {
-            Output::Result(r) => r.serialize(serializer),
-            Output::Structured { text, structured } => {
-                let mut m = serializer.serialize_map(Some(2))?;
-                m.serialize_entry("content", std::slice::from_ref(text))?;
-                m.serialize_entry("structuredContent", structured)?;
-                m.end()
-            }
+        let mut m = serializer.serialize_map(None)?;
+        if let Some(meta) = self.serialize_members(&mut m)? {
+            m.serialize_entry("_meta", meta)?;
         }
+        m.end()
     }
 }
 

@@ -5,12 +5,26 @@ use std::fmt;
 use std::panic::Location;
 use std::sync::{Arc, OnceLock};
 
+use crate::protocol::Listing;
 use crate::tool::{Tool, ToolBuildError, ToolSpec};
 
 /// The built tools, in the specs' order (`None` where one cannot be served), and why not.
 struct Built {
     tools: Box<[Option<Tool>]>,
     problems: Vec<ToolBuildError>,
+    /// The served tools' `tools/list` entries, encoded once: what every page is written from.
+    listing: Listing,
+}
+
+impl Built {
+    fn new(tools: Box<[Option<Tool>]>, problems: Vec<ToolBuildError>) -> Built {
+        let listing = Listing::encode(tools.iter().flatten().map(Tool::to_json));
+        Built {
+            tools,
+            problems,
+            listing,
+        }
+    }
 }
 
 /// An ordered set of tools. Each tool's contract and validator are built once: by
@@ -75,10 +89,10 @@ impl ToolTable {
         ToolTable {
             index: Arc::new(index_of(tools.iter().map(Tool::name))),
             specs: tools.iter().map(|t| t.spec).collect(),
-            built: Arc::new(OnceLock::from(Built {
-                tools: tools.into_vec().into_iter().map(Some).collect(),
-                problems: Vec::new(),
-            })),
+            built: Arc::new(OnceLock::from(Built::new(
+                tools.into_vec().into_iter().map(Some).collect(),
+                Vec::new(),
+            ))),
             origin: Some(Location::caller()),
         }
     }
@@ -123,10 +137,7 @@ impl ToolTable {
                 .flat_map(|t| t.specs.iter().copied())
                 .collect(),
             index: Arc::new(index.into_iter().map(|(name, (_, i))| (name, i)).collect()),
-            built: Arc::new(OnceLock::from(Built {
-                tools: tools.into(),
-                problems,
-            })),
+            built: Arc::new(OnceLock::from(Built::new(tools.into(), problems))),
             origin: None,
         })
     }
@@ -152,7 +163,7 @@ impl ToolTable {
                         .ok()
                 })
                 .collect();
-            Built { tools, problems }
+            Built::new(tools, problems)
         })
     }
 
@@ -172,6 +183,11 @@ impl ToolTable {
     /// All tools, in order.
     pub fn iter(&self) -> impl Iterator<Item = &Tool> {
         self.built().tools.iter().flatten()
+    }
+
+    /// The tools' `tools/list` entries, in order, encoded once when the tools were built.
+    pub(crate) fn listing(&self) -> &Listing {
+        &self.built().listing
     }
 
     /// The specs `#[tool]` generated, in order (nothing is built).
