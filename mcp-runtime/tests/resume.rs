@@ -292,12 +292,19 @@ async fn the_session_stream_replays_what_a_broken_get_missed() {
     let name = priming.id.clone().unwrap();
     let name = name.split_once('/').unwrap().0.to_owned();
     assert!(name.starts_with('g'), "{name}");
-    // The server writes an update on the stream; the client never reads it: its connection broke.
+    // The server writes an update on the stream; the client never reads it: its connection broke
+    // (the server has not noticed yet, so the old stream is still open there).
     assert_eq!(updates.updated("notes://a"), 1);
     tokio::time::sleep(Duration::from_millis(100)).await;
-    drop(stream);
 
+    // The resumed stream takes over from the old one, which ends.
     let mut resumed = Events::of(get(&served.url, &session, priming.id.as_deref()).await);
+    let mut old = stream;
+    assert_eq!(
+        old.next().await.map(|e| e.id),
+        Some(Some(format!("{name}/2")))
+    );
+    assert_eq!(old.next().await, None, "the old stream ended");
     let missed = resumed.next().await.unwrap();
     assert_eq!(missed.id, Some(format!("{name}/2")));
     assert_eq!(missed.data.unwrap()["params"]["uri"], "notes://a");

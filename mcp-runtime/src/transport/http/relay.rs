@@ -104,7 +104,15 @@ pub(super) fn listen(
                     }
                 }
                 RelayKind::StreamOpened => {
-                    forward(session, relay.clone(), replica, relayed.session)
+                    // One stream per session in the fleet: one held here ends, and what this
+                    // replica has for the client goes to the new one.
+                    let relay = relay.clone();
+                    tokio::spawn(async move {
+                        if session.streaming.load(std::sync::atomic::Ordering::SeqCst) {
+                            session.take_over_stream().await;
+                        }
+                        forward(session, relay, replica, relayed.session);
+                    });
                 }
                 RelayKind::StreamClosed => {
                     if let Some(stop) = lock(&session.forwarder).take() {

@@ -25,6 +25,9 @@ pub(in crate::transport::http) struct Session {
     /// Stops the task that publishes this replica's messages for the client to the replica
     /// holding the `GET` stream (see `relay.rs`), while it runs.
     pub(in crate::transport::http) forwarder: Mutex<Option<CancellationToken>>,
+    /// Ends the session's `GET` stream held here: a client resuming it (its old connection not
+    /// yet noticed dead), or a stream opened through another replica, takes over.
+    pub(in crate::transport::http) stream_end: Mutex<Option<CancellationToken>>,
 }
 
 impl Session {
@@ -40,6 +43,7 @@ impl Session {
             record: Mutex::new(record),
             streaming: AtomicBool::new(false),
             forwarder: Mutex::new(None),
+            stream_end: Mutex::new(None),
         })
     }
 
@@ -109,6 +113,21 @@ impl Session {
         });
         *held = record.clone();
         Some(record)
+    }
+
+    /// Ends the `GET` stream held here, if any, and waits (up to 2 s) until its receiver is back
+    /// with the session; false when it did not come back.
+    pub(in crate::transport::http) async fn take_over_stream(&self) -> bool {
+        if let Some(end) = lock(&self.stream_end).take() {
+            end.cancel();
+        }
+        for _ in 0..200 {
+            if lock(&self.outgoing).is_some() || self.conn.is_closed() {
+                return lock(&self.outgoing).is_some();
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+        }
+        false
     }
 
     /// A stream open or a call in flight: not to be ended for idleness.

@@ -30,6 +30,7 @@ use axum::response::{IntoResponse, Response};
 use futures_util::stream::{self, Stream, StreamExt};
 use serde_json::Value;
 use tokio::sync::mpsc;
+use tokio_util::sync::CancellationToken;
 
 use super::guard::check_get_media;
 use super::relay;
@@ -377,6 +378,11 @@ pub(super) async fn get(endpoint: &Endpoint, headers: &HeaderMap) -> Result<Resp
             Resumed::Gone => {}
         }
     }
+    // A client resuming its stream may come back before its old connection is noticed dead:
+    // the resumed stream takes over. A second stream without `Last-Event-ID` is refused.
+    if resumed.is_some() && lock(&session.outgoing).is_none() {
+        session.take_over_stream().await;
+    }
     let Some(outgoing) = lock(&session.outgoing).take() else {
         return Err(Refusal::new(
             StatusCode::CONFLICT,
@@ -385,6 +391,8 @@ pub(super) async fn get(endpoint: &Endpoint, headers: &HeaderMap) -> Result<Resp
         ));
     };
     session.streaming.store(true, Ordering::SeqCst);
+    let end = CancellationToken::new();
+    *lock(&session.stream_end) = Some(end.clone());
     let sessions = &endpoint.sessions;
     let announce = sessions.relay.clone().map(|relay| Announce {
         relay,
@@ -430,10 +438,10 @@ pub(super) async fn get(endpoint: &Endpoint, headers: &HeaderMap) -> Result<Resp
         let id = writer.append(EventKind::Message, text.clone()).await;
         Some((message(&text).id(id), (stream, writer)))
     });
-    Ok(sse_events(
-        stream::iter(first).chain(live),
-        options.keep_alive,
-    ))
+    let events = stream::iter(first)
+        .chain(live)
+        .take_until(end.cancelled_owned());
+    Ok(sse_events(events, options.keep_alive))
 }
 
 pub(super) async fn delete(endpoint: &Endpoint, headers: &HeaderMap) -> Result<Response, Refusal> {
