@@ -19,7 +19,7 @@ use mcp_runtime::transport::http::store::{RedisEventStore, RedisSessionStore};
 use mcp_runtime::transport::http::{HttpOptions, router};
 use serde_json::{Value, json};
 use test_support::HANG;
-use test_support::http::{Served, serve_app};
+use test_support::http::{Served, serve_app, serve_guarded};
 use test_support::redis::Redis;
 use tokio::sync::Semaphore;
 
@@ -46,15 +46,19 @@ fn server(gate: &Arc<Gate>) -> Server {
         .unwrap()
 }
 
-/// A replica's router: sessions and streams in `redis`, a 300 ms lease.
-async fn app(server: &Server, redis: &Redis) -> axum::Router {
+/// A replica's options: sessions and streams in `redis`, a 300 ms lease.
+async fn options(redis: &Redis) -> HttpOptions {
     let sessions = RedisSessionStore::connect(&redis.url).await.unwrap();
     let events = RedisEventStore::beside(&sessions).ttl(TTL);
-    let options = HttpOptions::default()
+    HttpOptions::default()
         .session_store(Arc::new(sessions))
         .event_store(Arc::new(events))
-        .stream_lease(Duration::from_millis(300));
-    router(server, options)
+        .stream_lease(Duration::from_millis(300))
+}
+
+/// A replica's router, with [`options`].
+async fn app(server: &Server, redis: &Redis) -> axum::Router {
+    router(server, options(redis).await)
 }
 
 async fn post(url: &str, session: Option<&str>, body: Value) -> reqwest::Response {
@@ -327,11 +331,11 @@ async fn what_recording_and_following_a_stream_cost() {
         .tools(tools![ticks])
         .build()
         .unwrap();
-    let memory = serve_app(router(&server, HttpOptions::default())).await;
-    let (a, b) = (
-        serve_app(app(&server, &redis).await).await,
-        serve_app(app(&server, &redis).await).await,
-    );
+    // Served as `Server::serve_http_on` serves (`TCP_NODELAY` on each connection, as a
+    // deployment has): the timings are the server's, not Nagle's algorithm meeting delayed ACKs.
+    let memory = serve_guarded(&server, HttpOptions::default()).await;
+    let a = serve_guarded(&server, options(&redis).await).await;
+    let b = serve_guarded(&server, options(&redis).await).await;
     let (in_memory, in_redis) = (open(&memory.url).await, open(&a.url).await);
     let http = reqwest::Client::new();
     let (mut memory_times, mut redis_times) = (Vec::new(), Vec::new());
