@@ -347,10 +347,17 @@ async fn a_last_event_id_that_names_nothing_resumable_is_refused() {
     let gate = Arc::new(Gate(Semaphore::new(0)));
     let served = serve(&server(gate), HttpOptions::default()).await;
     let session = open(&served.url, "2025-11-25").await;
+    // A stream that exists, and ids past its end.
+    let mut stream = Events::of(get(&served.url, &session, None).await);
+    let opened = stream.next().await.unwrap().id.unwrap();
+    let (name, _) = opened.split_once('/').unwrap();
+    let past = [format!("{name}/2"), format!("{name}/{}", u64::MAX)];
     for (last, status) in [
         ("garbage", 400),
         ("r00/1", 400),
         ("rdeadbeef/99999999999999999999", 400),
+        (past[0].as_str(), 400),
+        (past[1].as_str(), 400),
     ] {
         let refused = get(&served.url, &session, Some(last)).await;
         assert_eq!(refused.status(), status, "{last}");

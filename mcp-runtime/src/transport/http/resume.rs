@@ -97,7 +97,7 @@ impl Writer {
 
     /// Appends one event; its id on the wire.
     pub(super) async fn append(&mut self, kind: EventKind, text: Arc<str>) -> String {
-        self.seq += 1;
+        self.seq = self.seq.saturating_add(1);
         let event = StoredEvent {
             seq: self.seq,
             kind,
@@ -220,31 +220,41 @@ pub(super) async fn resume(
 ) -> Result<Resumed, Refusal> {
     let key = StreamKey::new(resumable.session.clone(), last.stream.as_str());
     let store = endpoint.options.event_store.0.clone();
-    let found = store
-        .read(&key, last.seq, Duration::ZERO)
-        .await
-        .map_err(|e| {
-            tracing::warn!(error = %e, "the event store failed");
-            Refusal::new(
-                StatusCode::SERVICE_UNAVAILABLE,
-                super::SERVER_BUSY,
-                "Service Unavailable: the event store cannot be reached; retry shortly",
-            )
-        })?;
+    // The whole stream (bounded): what the client missed, and whether its id is one of ours.
+    let found = store.read(&key, 0, Duration::ZERO).await.map_err(|e| {
+        tracing::warn!(error = %e, "the event store failed");
+        Refusal::new(
+            StatusCode::SERVICE_UNAVAILABLE,
+            super::SERVER_BUSY,
+            "Service Unavailable: the event store cannot be reached; retry shortly",
+        )
+    })?;
+    let found = found.map(|mut stretch| {
+        let newest = stretch.events.last().map_or(0, |e| e.seq);
+        stretch.events.retain(|e| e.seq > last.seq);
+        (stretch, newest)
+    });
+    if let Some((_, newest)) = &found
+        && last.seq > *newest
+    {
+        return Err(Refusal::new(
+            StatusCode::BAD_REQUEST,
+            codes::INVALID_REQUEST,
+            "Bad Request: Last-Event-ID names an event this stream never had",
+        ));
+    }
     if key.is_session_stream() {
-        let Some(found) = found else {
+        let Some((found, newest)) = found else {
             tracing::info!(stream = %key.stream, "a session stream to resume is gone");
             return Ok(Resumed::Gone);
         };
-        let next = found
-            .events
-            .last()
-            .map_or(last.seq, |e| e.seq)
-            .max(last.seq)
-            + 1;
-        return Ok(Resumed::Session(key, found.events, next));
+        return Ok(Resumed::Session(
+            key,
+            found.events,
+            newest.saturating_add(1),
+        ));
     }
-    let Some(found) = found else {
+    let Some((found, _)) = found else {
         return Err(Refusal::new(
             StatusCode::BAD_REQUEST,
             codes::INVALID_REQUEST,
@@ -344,7 +354,7 @@ impl Follow {
              answered; the request may or may not have taken effect",
         );
         let text: Arc<str> = Reply::error(id, error).to_string().into();
-        let seq = self.after + 1;
+        let seq = self.after.saturating_add(1);
         let answer = StoredEvent {
             seq,
             kind: EventKind::Answer,

@@ -380,7 +380,8 @@ pub(super) async fn get(endpoint: &Endpoint, headers: &HeaderMap) -> Result<Resp
     }
     // A client resuming its stream may come back before its old connection is noticed dead:
     // the resumed stream takes over. A second stream without `Last-Event-ID` is refused.
-    if resumed.is_some() && lock(&session.outgoing).is_none() {
+    let resuming = headers.contains_key(LAST_EVENT_ID);
+    if resuming && lock(&session.outgoing).is_none() {
         session.take_over_stream().await;
     }
     let Some(outgoing) = lock(&session.outgoing).take() else {
