@@ -188,17 +188,20 @@ impl Connection {
     }
 
     /// True while a request this connection sent the client waits for the answer `id`.
+    #[cfg(feature = "http")]
     pub(crate) fn awaits(&self, id: &RequestId) -> bool {
         lock(&self.inner.pending).contains_key(id)
     }
 
     /// True while the client's request `id` is being served on this connection.
+    #[cfg(feature = "http")]
     pub(crate) fn serves(&self, id: &RequestId) -> bool {
         lock(&self.inner.in_flight).contains_key(id)
     }
 
     /// Numbers the requests this connection sends the client from `first` on: a session served
     /// by several replicas keeps each replica's ids apart.
+    #[cfg(feature = "http")]
     pub(crate) fn number_requests_from(&self, first: u64) {
         self.inner.next_id.store(first, Ordering::Relaxed);
     }

@@ -94,6 +94,7 @@ pub use builder::{
 };
 pub use reply::Reply;
 pub(crate) use reply::ReplyBody;
+#[cfg(feature = "http")]
 pub(crate) use resources::ChangeFleet;
 pub use resources::{RESOURCE_NOT_FOUND, ResourceUpdates};
 

@@ -16,6 +16,7 @@
 //! server is built, but what a template reaches (the files behind `file:///{path}`) may change,
 //! and only the application knows when.
 
+#[cfg(feature = "http")]
 use std::collections::BTreeSet;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
@@ -170,6 +171,7 @@ impl ResourceUpdates {
     }
 
     /// Makes this server one replica of `fleet` (its changes published to every replica).
+    #[cfg(feature = "http")]
     pub(crate) fn join_fleet(&self, fleet: Arc<dyn ChangeFleet>) {
         *lock(&self.registry.fleet) = Some(fleet);
     }
@@ -177,6 +179,7 @@ impl ResourceUpdates {
     /// A change published in the fleet, on this replica: to the 2025 sessions `holds` (those
     /// whose `GET` stream this replica holds) that asked for it, and, with `listens`, on this
     /// replica's open listens. Returns how many were told.
+    #[cfg(feature = "http")]
     pub(crate) fn deliver_in_fleet(
         &self,
         change: &Change,
@@ -213,6 +216,7 @@ impl ResourceUpdates {
 
     /// `conn` serves here a session that the store holds (opened through another replica),
     /// subscribed to `uris`: it hears of list changes, and of updates to those URIs.
+    #[cfg(feature = "http")]
     pub(crate) fn resync(&self, conn: &Connection, uris: &BTreeSet<String>) {
         {
             let mut subscriptions = lock(&self.registry.subscriptions);
