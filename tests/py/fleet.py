@@ -5,7 +5,7 @@ each of its sessions' requests landing on every replica in turn, then CALLS call
 session. Then three bookings whose user takes longer to answer than the replicas keep a
 request's stream open (`--close-streams-after`): each stream closes after its priming event
 and the question, the client resumes it with `Last-Event-ID` on whichever replica nginx picks,
-and the answer arrives there.
+and the answer, the booking's progress and its log message arrive there.
 
 Usage: python fleet.py URL REDIS_PORT CALLS
 Prints "ok fleet NAME" or "FAIL fleet NAME: why" per check, then "summary: N passed, M failed";
@@ -56,14 +56,34 @@ async def resumed_bookings() -> None:
         await asyncio.sleep(0.8)
         return types.ElicitResult(action="accept", content={"room_id": "great-hall"})
 
-    async with Client(URL, mode="legacy", elicitation_callback=slow_accept) as client:
-        wrong = []
+    logs: list[object] = []
+
+    async def on_log(params) -> None:
+        logs.append(params)
+
+    async with Client(URL, mode="legacy", elicitation_callback=slow_accept, logging_callback=on_log) as client:
+        wrong, steps = [], []
         for n, hour in enumerate((13, 14, 15), start=1):
-            got = await client.call_tool("book_room", {"day": se.DAY, "hour": hour})
+            progress: list[tuple[float, str | None]] = []
+
+            async def on_progress(done: float, total: float | None, message: str | None) -> None:
+                progress.append((done, message))
+
+            before = len(logs)
+            got = await client.call_tool("book_room", {"day": se.DAY, "hour": hour}, progress_callback=on_progress)
+            await asyncio.sleep(0)
             if got.is_error or got.structured_content != se.booking(n, "great-hall", "Great Hall", hour):
                 wrong.append((hour, got))
+            said = [getattr(p, "data", None) for p in logs[before:]]
+            expected_log = f"booked Great Hall on {se.DAY} at {hour:02d}:00 as bk_{n}"
+            if progress != [(1.0, "booking Great Hall"), (2.0, "booked")] or said != [expected_log]:
+                steps.append((hour, progress, said))
         check("fleet", "three bookings answered on resumed streams", wrong == [] and len(asked) == 3,
               (wrong[:2], len(asked)))
+        # Sent after the user answered, so after the first stream closed: they came on the
+        # stream the client resumed, from whichever replica it reached.
+        check("fleet", "each booking's progress and log message arrived on the resumed stream", steps == [],
+              steps[:2])
 
 
 async def main() -> int:

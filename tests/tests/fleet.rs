@@ -5,7 +5,8 @@
 //! elicitation accepted, declined, dismissed and refused, its answers landing on whichever
 //! replica nginx picks), then bookings whose streams the replicas close before the user answers
 //! (`--close-streams-after 300`): the client resumes each with `Last-Event-ID` on the replica
-//! nginx picks, at least one of them not the replica that wrote it; then 200 calls on one
+//! nginx picks, at least one of them not the replica that wrote it, and gets the booking's
+//! progress and its log message there (sent after the first stream closed); then 200 calls on one
 //! session. The requests each replica served are printed, and every session the client ended
 //! (`DELETE`) is gone from Redis itself. A second
 //! fleet, of the kit's `http_replica`, shows progress and log messages across replicas: the log
@@ -57,6 +58,9 @@ async fn three_atrium_replicas_behind_round_robin_nginx_serve_as_one() {
     assert!(stdout.contains("ok fleet atrium book_room: ambiguous, the user accepts great-hall"));
     assert!(stdout.contains("ok fleet atrium book_room: ambiguous hint, the user declines"));
     assert!(stdout.contains("ok fleet three bookings answered on resumed streams"));
+    assert!(stdout.contains(
+        "ok fleet each booking's progress and log message arrived on the resumed stream"
+    ));
 
     let resumed = proxy.resumptions();
     eprintln!("streams resumed with Last-Event-ID (writer -> resumer): {resumed:#?}");
