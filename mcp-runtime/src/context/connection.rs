@@ -35,9 +35,10 @@ pub(crate) struct ConnectionInner {
     pending: Mutex<HashMap<RequestId, oneshot::Sender<Result<Value, ProtocolError>>>>,
     next_id: AtomicU64,
     closed: AtomicBool,
-    /// Cancelled by [`Connection::close`]: what requests that outlive their answer (a
-    /// `subscriptions/listen` stream) wait on.
-    closing: CancelToken,
+    /// Woken by [`Connection::close`]: what requests that outlive their answer (a
+    /// `subscriptions/listen` stream) wait on. A `Notify` lives inside the connection; a
+    /// cancellation token would be one more allocation per idle session.
+    closing: tokio::sync::Notify,
 }
 
 /// The handshake-era state of a connection, set by `initialize`.
@@ -93,7 +94,7 @@ impl Connection {
                 pending: Mutex::new(HashMap::new()),
                 next_id: AtomicU64::new(1),
                 closed: AtomicBool::new(false),
-                closing: CancelToken::new(),
+                closing: tokio::sync::Notify::new(),
             }),
         };
         (conn, rx)
@@ -210,7 +211,7 @@ impl Connection {
     pub fn close(&self) {
         self.inner.closed.store(true, Ordering::Release);
         lock(&self.inner.pending).clear();
-        self.inner.closing.cancel();
+        self.inner.closing.notify_waiters();
     }
 
     /// True when `other` is this connection (a clone of it).
@@ -220,7 +221,16 @@ impl Connection {
 
     /// Resolves once [`Connection::close`] ran.
     pub(crate) async fn closed(&self) {
-        self.inner.closing.cancelled().await
+        loop {
+            // Registered before the flag is read, so that a `close` in between wakes it.
+            let notified = self.inner.closing.notified();
+            tokio::pin!(notified);
+            notified.as_mut().enable();
+            if self.is_closed() {
+                return;
+            }
+            notified.await;
+        }
     }
 
     /// True once [`Connection::close`] ran.

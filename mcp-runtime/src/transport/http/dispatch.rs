@@ -32,14 +32,14 @@ pub(super) enum Lifetime {
 
 /// Hands one message to the server; a request's answer comes back as JSON or as an event stream.
 /// `slot`, a place in the session's in-flight count, is held until the call answers. A stream of
-/// a `resumable` session is recorded in the endpoint's event store (see `resume.rs`).
+/// the session named `resumable` is recorded in the endpoint's event store (see `resume.rs`).
 pub(super) async fn dispatch(
     endpoint: &Endpoint,
     conn: &Connection,
     message: Incoming,
     lifetime: Lifetime,
     slot: Option<InFlight>,
-    resumable: Option<Resumable>,
+    resumable: Option<&str>,
 ) -> Response {
     let req_id = match &message {
         Incoming::Request(req) => req.id.clone(),
@@ -82,7 +82,8 @@ pub(super) async fn dispatch(
         };
         return json_response(status, reply);
     }
-    if let Some(resumable) = resumable {
+    if let Some(session) = resumable {
+        let resumable = Resumable::of(session, conn);
         return recorded(endpoint, resumable, &req_id, first, frames, task);
     }
     let rest = stream::unfold((frames, Some(task)), |(mut frames, task)| async move {

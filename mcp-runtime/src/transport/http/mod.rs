@@ -382,8 +382,8 @@ async fn post(endpoint: &Endpoint, headers: &HeaderMap, body: Body) -> Result<Re
                 Incoming::Request(req) if req.method == LISTEN => Lifetime::Request,
                 _ => Lifetime::Detached,
             };
-            let resumable =
-                (lifetime == Lifetime::Detached).then(|| resume::Resumable::of(id, &session.conn));
+            // The session's streams are recorded (see `resume.rs`); a listen's is not resumed.
+            let resumable = (lifetime == Lifetime::Detached).then_some(id);
             let response =
                 dispatch(endpoint, &session.conn, message, lifetime, slot, resumable).await;
             if elsewhere {
