@@ -6,7 +6,7 @@
 //! | `options.rs` | [`HttpOptions`] and its defaults |
 //! | `guard.rs` | the `Origin` and `Host` checks, media types, the body limit and timeout |
 //! | `listener.rs` | [`Server::serve_http_on`]'s accept loop: header timeout, connection cap |
-//! | `session.rs` | handshake-era sessions: open, find, cap, idle sweep, `GET` stream, `DELETE` |
+//! | `session/` | handshake-era sessions: open, find, cap, idle sweep (`mod.rs`); the live table (`table.rs`), each live session (`live.rs`), the `GET` stream and `DELETE` (`getstream.rs`) |
 //! | `relay.rs` | a client message about a call on another replica, handed on through the store's relay |
 //! | `store/` | [`store::SessionStore`]: where sessions are kept (in memory; in Redis with `redis`) |
 //! | `stateless.rs` | the 2026-07-28 header rules and the status of a JSON-RPC error |
