@@ -73,8 +73,9 @@ impl Resumable {
     }
 }
 
-/// Appends a stream's events in order; a store that fails is logged once per stream, and the
-/// events still go to the client (only resumption is lost).
+/// Appends a stream's events in order; a store that fails is logged once per stream and not
+/// asked again for that stream (an unreachable Redis would hold each event for its timeout): the
+/// events still go to the client at once, and only this stream's resumption is lost.
 pub(super) struct Writer {
     store: Arc<dyn EventStore>,
     key: StreamKey,
@@ -98,13 +99,15 @@ impl Writer {
     /// Appends one event; its id on the wire.
     pub(super) async fn append(&mut self, kind: EventKind, text: Arc<str>) -> String {
         self.seq = self.seq.saturating_add(1);
-        let event = StoredEvent {
-            seq: self.seq,
-            kind,
-            text,
-        };
-        let appended = self.store.append(&self.key, event, self.lease).await;
-        self.failed(appended);
+        if !self.failed {
+            let event = StoredEvent {
+                seq: self.seq,
+                kind,
+                text,
+            };
+            let appended = self.store.append(&self.key, event, self.lease).await;
+            self.failed(appended);
+        }
         self.id()
     }
 
@@ -118,6 +121,9 @@ impl Writer {
     }
 
     async fn renew(&mut self) {
+        if self.failed {
+            return;
+        }
         let renewed = self.store.keep_alive(&self.key, self.lease).await;
         self.failed(renewed);
     }
