@@ -63,7 +63,7 @@ pub(super) struct Registry {
 /// The replicas of a fleet, as a transport that relays between them sees them (the HTTP
 /// transport with a shared session store). A change is published to every replica, this one
 /// included; each tells the sessions whose `GET` stream it holds, and its own listens, through
-/// [`ResourceUpdates::deliver_in_fleet`].
+/// [`ResourceUpdates::deliver`].
 pub(crate) trait ChangeFleet: Send + Sync {
     /// Hands `change` to every replica.
     fn publish(&self, change: &Change);
@@ -95,17 +95,7 @@ impl ResourceUpdates {
             self.registry.listens.notify(&change);
             return self.subscribers(uri);
         }
-        let mut told = 0;
-        let mut subscriptions = lock(&self.registry.subscriptions);
-        subscriptions.retain(|(_, conn)| !conn.is_closed());
-        for (subscribed, conn) in subscriptions.iter() {
-            if subscribed == uri {
-                conn.send(change.notification(None));
-                told += 1;
-            }
-        }
-        drop(subscriptions);
-        told + self.registry.listens.notify(&change)
+        self.deliver(&change, |_| true, true)
     }
 
     /// Sends `notifications/resources/list_changed` to every initialized 2025-era session and
@@ -126,17 +116,7 @@ impl ResourceUpdates {
             fleet.publish(&change);
             return lock(&self.registry.sessions).len() + self.registry.listens.notify(&change);
         }
-        let mut told = 0;
-        let mut sessions = lock(&self.registry.sessions);
-        sessions.retain(|conn| !conn.is_closed());
-        for conn in sessions.iter() {
-            if conn.lock_session().initialized {
-                conn.send(change.notification(None));
-                told += 1;
-            }
-        }
-        drop(sessions);
-        told + self.registry.listens.notify(&change)
+        self.deliver(&change, |_| true, true)
     }
 
     /// How many live subscriptions there are to `uri`: 2025-era sessions subscribed to it and
@@ -176,11 +156,10 @@ impl ResourceUpdates {
         *lock(&self.registry.fleet) = Some(fleet);
     }
 
-    /// A change published in the fleet, on this replica: to the 2025 sessions `holds` (those
-    /// whose `GET` stream this replica holds) that asked for it, and, with `listens`, on this
-    /// replica's open listens. Returns how many were told.
-    #[cfg(feature = "http")]
-    pub(crate) fn deliver_in_fleet(
+    /// Tells of `change` the 2025 sessions `holds` accepts that asked for it (all of them in one
+    /// process; in a fleet, those whose `GET` stream this replica holds) and, with `listens`,
+    /// this replica's open listens. Returns how many were told.
+    pub(crate) fn deliver(
         &self,
         change: &Change,
         holds: impl Fn(&Connection) -> bool,

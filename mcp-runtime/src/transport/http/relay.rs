@@ -155,7 +155,7 @@ async fn change(
         }
     }
     let holds = |conn: &Connection| streaming.iter().any(|(_, s)| s.conn.same(conn));
-    let told = updates.deliver_in_fleet(&change, holds, listens);
+    let told = updates.deliver(&change, holds, listens);
     tracing::debug!(
         told,
         method = change.method(),

@@ -106,18 +106,14 @@ impl Writer {
                 text,
             };
             let appended = self.store.append(&self.key, event, self.lease).await;
-            self.failed(appended);
+            self.note(appended);
         }
         self.id()
     }
 
     /// The id of the last event appended.
     pub(super) fn id(&self) -> String {
-        EventId {
-            stream: self.key.stream.to_string(),
-            seq: self.seq,
-        }
-        .to_string()
+        self.key.event_id(self.seq)
     }
 
     async fn renew(&mut self) {
@@ -125,10 +121,11 @@ impl Writer {
             return;
         }
         let renewed = self.store.keep_alive(&self.key, self.lease).await;
-        self.failed(renewed);
+        self.note(renewed);
     }
 
-    fn failed(&mut self, result: Result<(), super::store::StoreError>) {
+    /// Records a failed store call (logged once; the stream stops using the store).
+    fn note(&mut self, result: Result<(), super::store::StoreError>) {
         if let Err(e) = result
             && !self.failed
         {
@@ -308,11 +305,8 @@ impl Follow {
                 match event.kind {
                     EventKind::Open | EventKind::End => continue,
                     EventKind::Message | EventKind::Answer => {
-                        let id = EventId {
-                            stream: self.key.stream.to_string(),
-                            seq: event.seq,
-                        };
-                        return Some(message(&event.text).id(id.to_string()));
+                        let id = self.key.event_id(event.seq);
+                        return Some(message(&event.text).id(id));
                     }
                 }
             }
@@ -369,10 +363,6 @@ impl Follow {
         if let Err(e) = self.store.append(&self.key, answer, Duration::ZERO).await {
             tracing::debug!(error = %e, "could not store a lost request's error");
         }
-        let id = EventId {
-            stream: self.key.stream.to_string(),
-            seq,
-        };
-        Some(message(&text).id(id.to_string()))
+        Some(message(&text).id(self.key.event_id(seq)))
     }
 }

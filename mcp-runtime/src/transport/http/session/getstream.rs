@@ -84,13 +84,7 @@ pub(in crate::transport::http) async fn get(
             let replay = missed
                 .into_iter()
                 .filter(|e| e.kind == EventKind::Message)
-                .map(|e| {
-                    let id = EventId {
-                        stream: key.stream.to_string(),
-                        seq: e.seq,
-                    };
-                    message(&e.text).id(id.to_string())
-                })
+                .map(|e| message(&e.text).id(key.event_id(e.seq)))
                 .collect();
             (replay, Writer::new(options, key, next))
         }

@@ -43,6 +43,11 @@ impl StreamKey {
         }
     }
 
+    /// The wire id of this stream's event `seq`: `{stream}/{seq}`.
+    pub fn event_id(&self, seq: u64) -> String {
+        format!("{}/{seq}", self.stream)
+    }
+
     /// True for a session's `GET` stream (which has no end), false for a request's stream.
     pub fn is_session_stream(&self) -> bool {
         self.stream.starts_with('g')
@@ -358,6 +363,10 @@ mod tests {
         assert_eq!(id.stream, "r0123abcd");
         assert_eq!(id.seq, 42);
         assert_eq!(id.to_string(), "r0123abcd/42");
+        assert_eq!(
+            StreamKey::new("s", "r0123abcd").event_id(42),
+            id.to_string()
+        );
         assert_eq!(EventId::parse(" gff/1 ").unwrap().stream, "gff");
         for bad in [
             "",
