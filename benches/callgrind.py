@@ -14,7 +14,8 @@ misses, no kernel work (TCP, pipes, wake-ups), no waiting.
   (`benches/driver`): `valid` cycles through its 4 calls, `invalid` its 7, `list` is `tools/list`.
 - http: the default build run as `tasks --http 127.0.0.1:0`; one keep-alive connection sends
   200 warm-up requests, then N stateless 2026-07-28 requests (the `_meta` envelope and the
-  `MCP-Protocol-Version` / `Mcp-Method` / `Mcp-Name` headers), one at a time; the server is
+  `MCP-Protocol-Version` / `Mcp-Method` / `Mcp-Name` headers), one at a time (`session`:
+  `initialize` once, then the `valid` calls in that session, `Mcp-Session-Id` on each); the server is
   then stopped with SIGTERM (callgrind writes its counts on the way out). One request in
   flight: each call also pays the multi-thread runtime's wake-up and park.
 """
@@ -53,6 +54,8 @@ INVALID = [
     ("add_task", '{"title":"Tag the release","colour":"red"}'),
 ]
 WORKLOADS = ["valid", "invalid", "list"]
+# Over HTTP also `session`: the valid calls in one handshake-era session (2025-06-18).
+HTTP_WORKLOADS = WORKLOADS + ["session"]
 
 
 def request(workload, i, meta=None):
@@ -123,13 +126,28 @@ def http_ir(binary, workload, n, tmp):
             sys.exit("http: the server printed no address")
         host, port = addr.rsplit(":", 1)
         conn = http.client.HTTPConnection(host, int(port))
+        base = {"Content-Type": "application/json",
+                "Accept": "application/json, text/event-stream"}
+        session = workload == "session"
+        if session:
+            # One handshake-era session on the connection, as the driver's `session` workload.
+            conn.request("POST", "/mcp", INITIALIZE, base)
+            answer = conn.getresponse()
+            answer.read()
+            base = dict(base, **{"Mcp-Session-Id": answer.getheader("Mcp-Session-Id"),
+                                 "MCP-Protocol-Version": "2025-06-18"})
+            conn.request("POST", "/mcp", INITIALIZED, base)
+            conn.getresponse().read()
         for i in list(range(200)) + list(range(n)):
-            body, method, tool = request(workload, i, META)
-            headers = {"Content-Type": "application/json",
-                       "Accept": "application/json, text/event-stream",
-                       "MCP-Protocol-Version": "2026-07-28", "Mcp-Method": method}
-            if tool:
-                headers["Mcp-Name"] = tool
+            if session:
+                body, _, _ = request("valid", i)
+                headers = base
+            else:
+                body, method, tool = request(workload, i, META)
+                headers = dict(base, **{"MCP-Protocol-Version": "2026-07-28",
+                                        "Mcp-Method": method})
+                if tool:
+                    headers["Mcp-Name"] = tool
             conn.request("POST", "/mcp", body, headers)
             answer = conn.getresponse()
             text = answer.read()
@@ -147,7 +165,8 @@ def main():
     parser.add_argument("--stdio", help="the stdio-only build of examples/tasks.rs")
     parser.add_argument("--http", help="the default build of examples/tasks.rs")
     parser.add_argument("--n", type=int, default=2000)
-    parser.add_argument("--workloads", default=",".join(WORKLOADS))
+    parser.add_argument("--workloads", default=",".join(HTTP_WORKLOADS),
+                        help="of valid, invalid, list (both transports) and session (HTTP)")
     parser.add_argument("--json", help="write the figures here too")
     parser.add_argument("--keep", help="write callgrind's files to this directory and keep them "
                         "(for callgrind_annotate)")
@@ -161,6 +180,8 @@ def main():
             if not binary:
                 continue
             for workload in args.workloads.split(","):
+                if workload not in (HTTP_WORKLOADS if transport == "http" else WORKLOADS):
+                    continue
                 base = measure(binary, workload, 0, tmp)
                 loaded = measure(binary, workload, args.n, tmp)
                 per_call = (loaded - base) / args.n

@@ -95,7 +95,7 @@ async fn run(data: &[u8]) {
         }
         _ => handle_line(line, &conn).await,
     }
-    while rx.try_recv().is_ok() {}
+    while rx.try_recv().is_some() {}
 }
 
 async fn handle_line(line: &[u8], conn: &Connection) {

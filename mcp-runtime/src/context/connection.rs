@@ -11,7 +11,9 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
 use serde_json::Value;
-use tokio::sync::{mpsc, oneshot};
+use tokio::sync::oneshot;
+
+use crate::context::queue;
 
 use crate::error::ProtocolError;
 use crate::protocol::{
@@ -25,9 +27,9 @@ pub struct Connection {
 }
 
 pub(crate) struct ConnectionInner {
-    out: mpsc::UnboundedSender<Value>,
+    out: queue::Sender<Value>,
     /// Per-request sinks (see [`Connection::route_request`]).
-    routes: Mutex<HashMap<RequestId, mpsc::UnboundedSender<Value>>>,
+    routes: Mutex<HashMap<RequestId, queue::Sender<Value>>>,
     pub(crate) session: Mutex<Session>,
     pub(crate) in_flight: Mutex<HashMap<RequestId, CancelToken>>,
     /// The id its tasks are stored under (handshake era), made when it starts its first.
@@ -82,8 +84,8 @@ pub enum PeerRequestError {
 impl Connection {
     /// A new connection and the receiver of the messages the server writes to it (responses,
     /// notifications and server-to-client requests), in the order they are produced.
-    pub fn new() -> (Connection, mpsc::UnboundedReceiver<Value>) {
-        let (out, rx) = mpsc::unbounded_channel();
+    pub fn new() -> (Connection, queue::Receiver<Value>) {
+        let (out, rx) = queue::channel();
         let conn = Connection {
             inner: Arc::new(ConnectionInner {
                 out,
@@ -111,7 +113,7 @@ impl Connection {
     ///
     /// HTTP uses this to put a request's notifications on that request's own response stream;
     /// stdio does not, and everything goes to the one receiver in production order.
-    pub fn route_request(&self, id: RequestId, sink: mpsc::UnboundedSender<Value>) -> RouteGuard {
+    pub fn route_request(&self, id: RequestId, sink: queue::Sender<Value>) -> RouteGuard {
         lock(&self.inner.routes).insert(id.clone(), sink);
         RouteGuard {
             conn: self.clone(),

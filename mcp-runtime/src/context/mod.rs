@@ -6,10 +6,12 @@
 //! | this file | [`Context`]: progress, logging, cancellation, elicitation, the caller |
 //! | [`connection`] | one client connection: era, identity, requests in flight, the outgoing sink |
 //! | [`elicitation`] | the requested-schema profile and the answer's parsing |
+//! | [`queue`] | the queue a connection's outgoing messages wait in, empty until used |
 //! | `task.rs` | where a task's questions and status messages go once its call became a task |
 
 pub mod connection;
 pub mod elicitation;
+pub mod queue;
 pub(crate) mod task;
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};

@@ -99,8 +99,30 @@ pub fn notification_message(method: &str, params: Value) -> Value {
 
 /// The `_meta` object of a params object, if any.
 pub fn params_meta(params: Option<&Map<String, Value>>) -> Option<&Map<String, Value>> {
-    params?.get("_meta")?.as_object()
+    member(params?, "_meta")?.as_object()
 }
+
+/// The member `key` of a JSON object, found by comparing keys in order when the object is small.
+///
+/// The objects of a message have a handful of members, and serde_json's map (an `IndexMap`
+/// under the `preserve_order` feature this workspace enables) hashes every key it looks up with
+/// SipHash: the lookups of one stateless call cost about 7,000 instructions that way, a tenth
+/// of the call (callgrind, BENCHMARKS.md). A scan of up to [`SCAN_MEMBERS`] short keys costs a
+/// few dozen.
+pub(crate) fn member<'a>(object: &'a Map<String, Value>, key: &str) -> Option<&'a Value> {
+    if object.len() > SCAN_MEMBERS {
+        return object.get(key);
+    }
+    object.iter().find_map(|(k, v)| (k == key).then_some(v))
+}
+
+/// [`member`] of a value that may not be an object.
+pub(crate) fn value_member<'a>(value: &'a Value, key: &str) -> Option<&'a Value> {
+    member(value.as_object()?, key)
+}
+
+/// Objects up to this many members are scanned rather than hashed (see [`member`]).
+const SCAN_MEMBERS: usize = 12;
 
 /// The severity of a log message, lowest first (the syslog levels MCP uses).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]

@@ -8,7 +8,9 @@ use serde::ser::SerializeMap;
 use serde_json::value::RawValue;
 use serde_json::{Map, Value, json};
 
-use super::{ClientCapabilities, Implementation, LogLevel, STATELESS_VERSIONS, supported_versions};
+use super::{
+    ClientCapabilities, Implementation, LogLevel, STATELESS_VERSIONS, member, supported_versions,
+};
 use crate::error::{ProtocolError, codes};
 
 /// `_meta` key: the protocol version of this request.
@@ -53,8 +55,7 @@ impl Envelope {
                  `{PROTOCOL_VERSION_KEY}` and `{CLIENT_CAPABILITIES_KEY}` in `params._meta`"
             ))
         })?;
-        let requested = meta
-            .get(PROTOCOL_VERSION_KEY)
+        let requested = member(meta, PROTOCOL_VERSION_KEY)
             .and_then(Value::as_str)
             .ok_or_else(|| {
                 ProtocolError::invalid_params(format!(
@@ -66,7 +67,7 @@ impl Envelope {
             .find(|v| **v == requested)
             .copied()
             .ok_or_else(|| unsupported_version(requested))?;
-        let capabilities = match meta.get(CLIENT_CAPABILITIES_KEY) {
+        let capabilities = match member(meta, CLIENT_CAPABILITIES_KEY) {
             Some(c @ Value::Object(_)) => ClientCapabilities(c.clone()),
             _ => {
                 return Err(ProtocolError::invalid_params(format!(
@@ -74,7 +75,7 @@ impl Envelope {
                 )));
             }
         };
-        let log_level = match meta.get(LOG_LEVEL_KEY) {
+        let log_level = match member(meta, LOG_LEVEL_KEY) {
             None | Some(Value::Null) => None,
             Some(v) => Some(v.as_str().and_then(LogLevel::parse).ok_or_else(|| {
                 ProtocolError::invalid_params(format!(
@@ -85,9 +86,7 @@ impl Envelope {
         Ok(Envelope {
             version,
             capabilities,
-            client_info: meta
-                .get(CLIENT_INFO_KEY)
-                .and_then(Implementation::from_json),
+            client_info: member(meta, CLIENT_INFO_KEY).and_then(Implementation::from_json),
             log_level,
         })
     }

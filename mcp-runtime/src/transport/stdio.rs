@@ -9,18 +9,17 @@
 //! stderr; the server keeps reading. At end of input the server stops reading, lets the requests
 //! in flight finish, writes their responses and returns.
 
-use std::future::Future;
 use std::io;
-use std::pin::Pin;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::task::{Context, Poll, Waker};
+use std::task::Poll;
 
 use serde_json::Value;
 use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncWrite, AsyncWriteExt, BufReader};
 use tokio::sync::{Notify, oneshot};
 use tokio::task::JoinSet;
 
+use super::poll_once;
 use crate::context::connection::Connection;
 use crate::error::ProtocolError;
 use crate::protocol::{Incoming, error_response};
@@ -189,15 +188,6 @@ impl Replies {
 
 /// Past this many bytes the writer stops gathering queued messages and writes what it has.
 const WRITE_BATCH_BYTES: usize = 256 * 1024;
-
-/// Polls `fut` once, here and now. A request whose work is synchronous (most tool calls) is
-/// then answered without a task of its own: no spawn, no wake-up of another worker thread.
-///
-/// The no-op waker is sound: a future that returns `Pending` must register the waker of its
-/// next poll, and the task it moves to polls it again at once with a real waker.
-fn poll_once<F: Future + Unpin>(fut: &mut F) -> Poll<F::Output> {
-    Pin::new(fut).poll(&mut Context::from_waker(Waker::noop()))
-}
 
 type StdinReader = Box<dyn AsyncRead + Unpin + Send>;
 type StdoutWriter = Box<dyn AsyncWrite + Unpin + Send>;
@@ -374,7 +364,7 @@ impl Server {
                     _ = &mut drained_rx, if !drained => drained = true,
                 }
                 while buf.len() < WRITE_BATCH_BYTES {
-                    if let Ok(m) = outgoing.try_recv() {
+                    if let Some(m) = outgoing.try_recv() {
                         encode_into(&mut buf, &m);
                     } else if let Ok(reply) = replies.try_recv() {
                         replies_tx.taken(max_queued);

@@ -3,12 +3,13 @@
 //! event stream that ends with it. In the stateless era the call ends with its response stream.
 
 use std::fmt;
+use std::task::Poll;
 
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use futures_util::stream::{self, StreamExt};
 use serde_json::Value;
-use tokio::sync::{mpsc, oneshot};
+use tokio::sync::oneshot;
 use tokio::task::JoinHandle;
 
 use super::Endpoint;
@@ -18,8 +19,10 @@ use super::session::InFlight;
 use super::sse::sse;
 use super::stateless::stateless_status;
 use crate::context::connection::Connection;
+use crate::context::queue;
 use crate::protocol::Incoming;
 use crate::server::Reply;
+use crate::transport::poll_once;
 
 /// What happens to a call when its response stream goes away.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -33,6 +36,8 @@ pub(super) enum Lifetime {
 /// Hands one message to the server; a request's answer comes back as JSON or as an event stream.
 /// `slot`, a place in the session's in-flight count, is held until the call answers. A stream of
 /// the session named `resumable` is recorded in the endpoint's event store (see `resume.rs`).
+/// `alone`: the connection's own queue, when the connection carries this request and nothing
+/// else (a stateless request): what it sends is the request's, and no route is needed.
 pub(super) async fn dispatch(
     endpoint: &Endpoint,
     conn: &Connection,
@@ -40,6 +45,7 @@ pub(super) async fn dispatch(
     lifetime: Lifetime,
     slot: Option<InFlight>,
     resumable: Option<&str>,
+    alone: Option<queue::Receiver<Value>>,
 ) -> Response {
     let req_id = match &message {
         Incoming::Request(req) => req.id.clone(),
@@ -50,20 +56,40 @@ pub(super) async fn dispatch(
         }
     };
     let stateless = lifetime == Lifetime::Request;
-    let (sink, events) = mpsc::unbounded_channel::<Value>();
-    let route = conn.route_request(req_id.clone(), sink);
-    let answer = endpoint.server.handle(message, conn);
-    let (answer_tx, answer_rx) = oneshot::channel();
-    let task = tokio::spawn(async move {
-        let _route = route;
-        // The session's in-flight count drops when the call answers (or is aborted).
-        let _slot = slot;
-        let _ = answer_tx.send(answer.await);
-    });
-    let task = CallTask {
-        handle: Some(task),
-        lifetime,
+    let (route, events) = match alone {
+        Some(events) => (None, events),
+        None => {
+            let (sink, events) = queue::channel::<Value>();
+            (Some(conn.route_request(req_id.clone(), sink)), events)
+        }
     };
+    let mut answer = endpoint.server.handle(message, conn);
+    let (answer_tx, answer_rx) = oneshot::channel();
+    // Most calls answer at once (their work is synchronous): polled here, such a call needs no
+    // task of its own, and its answer goes out as JSON without a channel in between.
+    let handle = match poll_once(&mut answer) {
+        Poll::Ready(reply) => {
+            drop(route);
+            drop(slot);
+            if events.is_empty() {
+                return match reply {
+                    Some(reply) if stateless => json_response(stateless_status(&reply), &reply),
+                    Some(reply) => json_response(StatusCode::OK, &reply),
+                    None => StatusCode::ACCEPTED.into_response(),
+                };
+            }
+            // It sent something before answering: an event stream, as below.
+            let _ = answer_tx.send(reply);
+            None
+        }
+        Poll::Pending => Some(tokio::spawn(async move {
+            let _route = route;
+            // The session's in-flight count drops when the call answers (or is aborted).
+            let _slot = slot;
+            let _ = answer_tx.send(answer.await);
+        })),
+    };
+    let task = CallTask { handle, lifetime };
     let mut frames = Frames {
         events,
         answer: Some(answer_rx),
@@ -112,7 +138,7 @@ impl fmt::Display for Frame {
 
 /// The messages routed to one call, then its answer.
 pub(super) struct Frames {
-    events: mpsc::UnboundedReceiver<Value>,
+    events: queue::Receiver<Value>,
     answer: Option<oneshot::Receiver<Option<Reply>>>,
 }
 

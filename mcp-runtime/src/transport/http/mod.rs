@@ -384,8 +384,16 @@ async fn post(endpoint: &Endpoint, headers: &HeaderMap, body: Body) -> Result<Re
             };
             // The session's streams are recorded (see `resume.rs`); a listen's is not resumed.
             let resumable = (lifetime == Lifetime::Detached).then_some(id);
-            let response =
-                dispatch(endpoint, &session.conn, message, lifetime, slot, resumable).await;
+            let response = dispatch(
+                endpoint,
+                &session.conn,
+                message,
+                lifetime,
+                slot,
+                resumable,
+                None,
+            )
+            .await;
             if elsewhere {
                 sessions.hand_on(id, &bytes).await?;
             }

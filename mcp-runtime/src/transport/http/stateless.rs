@@ -17,6 +17,7 @@ use crate::protocol::stateless::{PROTOCOL_VERSION_KEY, unsupported_version};
 use crate::protocol::{
     HANDSHAKE_VERSIONS, Incoming, Request as RpcRequest, STATELESS_VERSIONS, params_meta,
 };
+use crate::protocol::{member, value_member};
 use crate::server::{Reply, Server};
 
 /// True when `version` names a stateless protocol version.
@@ -64,8 +65,18 @@ pub(super) async fn stateless(
         )
         .with_id(&req.id));
     }
-    let (conn, _outgoing) = Connection::new();
-    Ok(dispatch(endpoint, &conn, message, Lifetime::Request, None, None).await)
+    let (conn, outgoing) = Connection::new();
+    let alone = Some(outgoing);
+    Ok(dispatch(
+        endpoint,
+        &conn,
+        message,
+        Lifetime::Request,
+        None,
+        None,
+        alone,
+    )
+    .await)
 }
 
 /// The stateless era's header rules: `MCP-Protocol-Version` present and equal to the `_meta`
@@ -85,7 +96,7 @@ fn check_stateless_headers(headers: &HeaderMap, req: &RpcRequest) -> Result<(), 
         ));
     };
     let meta = params_meta(req.params.as_ref());
-    match meta.and_then(|m| m.get(PROTOCOL_VERSION_KEY)) {
+    match meta.and_then(|m| member(m, PROTOCOL_VERSION_KEY)) {
         // Missing `_meta` or version: the server answers -32602 with what is missing.
         None => {}
         Some(Value::String(v)) if v == version && !STATELESS_VERSIONS.contains(&version) => {
@@ -129,7 +140,7 @@ fn check_stateless_headers(headers: &HeaderMap, req: &RpcRequest) -> Result<(), 
     let body_name = req
         .params
         .as_ref()
-        .and_then(|p| p.get(field))
+        .and_then(|p| member(p, field))
         .and_then(Value::as_str);
     match (
         named.then_some(body_name).flatten(),
@@ -158,22 +169,26 @@ fn check_param_headers(
     }
     let params = req.params.as_ref();
     let Some(tool) = params
-        .and_then(|p| p.get("name"))
+        .and_then(|p| member(p, "name"))
         .and_then(Value::as_str)
         .and_then(|n| server.tools().get(n))
     else {
         return Ok(());
     };
-    let Some(properties) = tool.input_schema()["properties"].as_object() else {
+    let Some(properties) =
+        value_member(tool.input_schema(), "properties").and_then(Value::as_object)
+    else {
         return Ok(());
     };
-    let arguments = params.and_then(|p| p.get("arguments"));
+    let arguments = params.and_then(|p| member(p, "arguments"));
     for (arg, schema) in properties {
-        let Some(suffix) = schema.get("x-mcp-header").and_then(Value::as_str) else {
+        let Some(suffix) = value_member(schema, "x-mcp-header").and_then(Value::as_str) else {
             continue;
         };
         let header = format!("mcp-param-{suffix}");
-        let body = arguments.and_then(|a| a.get(arg)).filter(|v| !v.is_null());
+        let body = arguments
+            .and_then(|a| value_member(a, arg))
+            .filter(|v| !v.is_null());
         let given = headers
             .get(header.as_str())
             .map(|v| v.to_str().map(str::trim));

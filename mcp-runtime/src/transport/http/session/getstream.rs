@@ -10,7 +10,6 @@ use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use futures_util::stream::{self, Stream, StreamExt};
 use serde_json::Value;
-use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 
 use super::super::guard::check_get_media;
@@ -22,6 +21,7 @@ use super::super::store::{EventId, EventKind, Relay, RelayKind};
 use super::super::{Endpoint, LAST_EVENT_ID, PROTOCOL_VERSION, Refusal, SESSION_ID, header_str};
 use super::{Session, find_session, store_failed};
 use crate::context::connection::lock;
+use crate::context::queue;
 use crate::error::codes;
 
 pub(in crate::transport::http) async fn get(
@@ -149,7 +149,7 @@ async fn session_of(endpoint: &Endpoint, headers: &HeaderMap) -> Result<Arc<Sess
 /// closes it, so a later `GET` picks up where it ended.
 struct SessionStream {
     session: Arc<Session>,
-    outgoing: Option<mpsc::UnboundedReceiver<Value>>,
+    outgoing: Option<queue::Receiver<Value>>,
     /// With a relay: tells the other replicas when the stream closes.
     announce: Option<Announce>,
 }

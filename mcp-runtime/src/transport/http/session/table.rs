@@ -15,9 +15,10 @@ const EVICTION_TRIES: usize = 16;
 
 /// The sessions by id, and their ids by last use.
 pub(super) struct Table {
-    by_id: HashMap<String, Entry>,
-    /// The sequence number of each session's last use, oldest first.
-    by_use: BTreeMap<u64, String>,
+    by_id: HashMap<Arc<str>, Entry>,
+    /// The sequence number of each session's last use, oldest first. The ids are the keys of
+    /// `by_id`, shared: one allocation per session id, none per request.
+    by_use: BTreeMap<u64, Arc<str>>,
     next_use: u64,
     /// Told of each session this table stops holding ([`SessionStore::released`]).
     store: Arc<dyn SessionStore>,
@@ -44,6 +45,7 @@ impl Table {
     }
 
     pub(super) fn insert(&mut self, id: String, session: Arc<Session>) {
+        let id: Arc<str> = id.into();
         let use_seq = self.next_use();
         self.by_use.insert(use_seq, id.clone());
         let entry = Entry {
@@ -63,10 +65,10 @@ impl Table {
     pub(super) fn touch(&mut self, id: &str) -> Option<Arc<Session>> {
         let use_seq = self.next_use();
         let entry = self.by_id.get_mut(id)?;
-        self.by_use.remove(&entry.use_seq);
+        let key = (self.by_use.remove(&entry.use_seq)).unwrap_or_else(|| id.into());
         entry.use_seq = use_seq;
         entry.last_seen = Instant::now();
-        self.by_use.insert(use_seq, id.to_owned());
+        self.by_use.insert(use_seq, key);
         Some(entry.session.clone())
     }
 
@@ -80,7 +82,7 @@ impl Table {
                     .streaming
                     .load(std::sync::atomic::Ordering::SeqCst)
             })
-            .map(|(id, e)| (id.clone(), e.session.clone()))
+            .map(|(id, e)| (id.to_string(), e.session.clone()))
             .collect()
     }
 
@@ -109,7 +111,7 @@ impl Table {
     fn oldest(&self) -> Option<(String, Instant, bool)> {
         let (_, id) = self.by_use.first_key_value()?;
         let entry = &self.by_id[id];
-        Some((id.clone(), entry.last_seen, entry.session.busy()))
+        Some((id.to_string(), entry.last_seen, entry.session.busy()))
     }
 
     /// Ends the session `id` as if its client had sent `DELETE`.
@@ -195,7 +197,7 @@ pub(super) mod tests {
     }
 
     fn ids(table: &Table) -> Vec<&str> {
-        let mut ids: Vec<&str> = table.by_id.keys().map(String::as_str).collect();
+        let mut ids: Vec<&str> = table.by_id.keys().map(|k| &**k).collect();
         ids.sort_unstable();
         ids
     }
