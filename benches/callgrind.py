@@ -15,7 +15,9 @@ misses, no kernel work (TCP, pipes, wake-ups), no waiting.
 - http: the default build run as `tasks --http 127.0.0.1:0`; one keep-alive connection sends
   200 warm-up requests, then N stateless 2026-07-28 requests (the `_meta` envelope and the
   `MCP-Protocol-Version` / `Mcp-Method` / `Mcp-Name` headers), one at a time (`session`:
-  `initialize` once, then the `valid` calls in that session, `Mcp-Session-Id` on each); the server is
+  `initialize` once, then the `valid` calls in that session, `Mcp-Session-Id` on each; `sse`,
+  with `--sse benches/target/release/ours-progress`: `step` with a `progressToken`, answered as
+  an event stream); the server is
   then stopped with SIGTERM (callgrind writes its counts on the way out). One request in
   flight: each call also pays the multi-thread runtime's wake-up and park.
 """
@@ -55,7 +57,7 @@ INVALID = [
 ]
 WORKLOADS = ["valid", "invalid", "list"]
 # Over HTTP also `session`: the valid calls in one handshake-era session (2025-06-18).
-HTTP_WORKLOADS = WORKLOADS + ["session"]
+HTTP_WORKLOADS = WORKLOADS + ["session", "sse"]
 
 
 def request(workload, i, meta=None):
@@ -63,6 +65,10 @@ def request(workload, i, meta=None):
     members = []
     if workload == "list":
         method, tool = "tools/list", None
+    elif workload == "sse":
+        method, tool = "tools/call", "step"
+        members.append('"name":"step","arguments":{}')
+        meta = '{"progressToken":"p%d",%s' % (i, meta[1:])
     else:
         calls = VALID if workload == "valid" else INVALID
         tool, arguments = calls[i % len(calls)]
@@ -151,7 +157,8 @@ def http_ir(binary, workload, n, tmp):
             conn.request("POST", "/mcp", body, headers)
             answer = conn.getresponse()
             text = answer.read()
-            if answer.status != 200 or b'"id":%d' % (1000 + i) not in text:
+            if answer.status != 200 or b'"id":%d' % (1000 + i) not in text or (
+                    workload == "sse" and b"notifications/progress" not in text):
                 sys.exit("http %s: unexpected answer %d %r" % (workload, answer.status, text))
         conn.close()
     finally:
@@ -164,6 +171,8 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--stdio", help="the stdio-only build of examples/tasks.rs")
     parser.add_argument("--http", help="the default build of examples/tasks.rs")
+    parser.add_argument("--sse", help="benches/ours-progress (the `sse` workload: a stateless call "
+                        "of `step` with a progressToken, answered as an event stream)")
     parser.add_argument("--n", type=int, default=2000)
     parser.add_argument("--workloads", default=",".join(HTTP_WORKLOADS),
                         help="of valid, invalid, list (both transports) and session (HTTP)")
@@ -176,11 +185,14 @@ def main():
         tmp = args.keep or scratch
         os.makedirs(tmp, exist_ok=True)
         for transport, binary, measure in [("stdio", args.stdio, stdio_ir),
-                                           ("http", args.http, http_ir)]:
+                                           ("http", args.http, http_ir),
+                                           ("http", args.sse, http_ir)]:
             if not binary:
                 continue
             for workload in args.workloads.split(","):
-                if workload not in (HTTP_WORKLOADS if transport == "http" else WORKLOADS):
+                served = WORKLOADS if transport == "stdio" else HTTP_WORKLOADS
+                # `sse` runs on the --sse binary, and only there.
+                if workload not in served or (workload == "sse") != (binary == args.sse):
                     continue
                 base = measure(binary, workload, 0, tmp)
                 loaded = measure(binary, workload, args.n, tmp)

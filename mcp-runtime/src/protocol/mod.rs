@@ -117,6 +117,7 @@ pub(crate) fn member<'a>(object: &'a Map<String, Value>, key: &str) -> Option<&'
 }
 
 /// [`member`] of a value that may not be an object.
+#[cfg(feature = "http")]
 pub(crate) fn value_member<'a>(value: &'a Value, key: &str) -> Option<&'a Value> {
     member(value.as_object()?, key)
 }
