@@ -64,10 +64,9 @@ pub(super) async fn dispatch(
         }
     };
     let mut answer = endpoint.server.handle(message, conn);
-    let (answer_tx, answer_rx) = oneshot::channel();
     // Most calls answer at once (their work is synchronous): polled here, such a call needs no
     // task of its own, and its answer goes out as JSON without a channel in between.
-    let handle = match poll_once(&mut answer) {
+    let (handle, answer_rx) = match poll_once(&mut answer) {
         Poll::Ready(reply) => {
             drop(route);
             drop(slot);
@@ -79,15 +78,20 @@ pub(super) async fn dispatch(
                 };
             }
             // It sent something before answering: an event stream, as below.
+            let (answer_tx, answer_rx) = oneshot::channel();
             let _ = answer_tx.send(reply);
-            None
+            (None, answer_rx)
         }
-        Poll::Pending => Some(tokio::spawn(async move {
-            let _route = route;
-            // The session's in-flight count drops when the call answers (or is aborted).
-            let _slot = slot;
-            let _ = answer_tx.send(answer.await);
-        })),
+        Poll::Pending => {
+            let (answer_tx, answer_rx) = oneshot::channel();
+            let task = tokio::spawn(async move {
+                let _route = route;
+                // The session's in-flight count drops when the call answers (or is aborted).
+                let _slot = slot;
+                let _ = answer_tx.send(answer.await);
+            });
+            (Some(task), answer_rx)
+        }
     };
     let task = CallTask { handle, lifetime };
     let mut frames = Frames {

@@ -28,14 +28,13 @@ use std::time::Duration;
 
 use axum::http::StatusCode;
 use axum::response::Response;
-use axum::response::sse::Event;
 use futures_util::stream::{self, Stream, StreamExt};
 use serde_json::value::RawValue;
 use tokio::sync::mpsc;
 
 use super::dispatch::{CallTask, Frame, Frames};
 use super::session::random_u64;
-use super::sse::{message, priming, sse_events};
+use super::sse::{Event, message, priming, sse_events};
 use super::store::{EventId, EventKind, EventStore, StoredEvent, StreamKey};
 use super::{Endpoint, HttpOptions, Refusal};
 use crate::context::connection::Connection;

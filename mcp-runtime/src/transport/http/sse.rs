@@ -1,15 +1,55 @@
 //! Server-sent events: each JSON-RPC message an event named `message` whose data is the JSON
 //! text (with its id on a session's resumable streams), with a keep-alive comment while the
 //! stream is idle, unbuffered by proxies.
+//!
+//! Events are framed here rather than by axum's `Sse`: its `Event` writes data through
+//! `fmt::Write` and scans every piece for line ends, and its keep-alive arms a timer for every
+//! stream and resets it for every event. A call's stream is usually ready at once (the progress,
+//! then the answer): here it is framed in one pass per message, and the keep-alive timer is
+//! made only when the stream first has to wait (callgrind, BENCHMARKS.md).
 
 use std::convert::Infallible;
+use std::pin::Pin;
+use std::task::{Context, Poll};
 use std::time::Duration;
 
-use axum::http::HeaderValue;
-use axum::response::sse::{Event, KeepAlive, Sse};
+use axum::body::{Body, Bytes};
+use axum::http::{HeaderValue, header};
 use axum::response::{IntoResponse, Response};
-use futures_util::stream::{Stream, StreamExt};
+use bytes::{BufMut, BytesMut};
+use futures_util::stream::{BoxStream, Stream, StreamExt};
 use serde::Serialize;
+
+/// One event of a stream, framed as it is written.
+#[must_use]
+pub(super) struct Event(BytesMut);
+
+impl Event {
+    /// `event: message` and then the fields each builder adds; the blank line comes at the end.
+    fn named() -> Event {
+        let mut buf = BytesMut::with_capacity(256);
+        buf.put_slice(b"event: message\n");
+        Event(buf)
+    }
+
+    /// Adds the event's id (`Last-Event-ID` names it when the client resumes).
+    pub(super) fn id(mut self, id: impl AsRef<str>) -> Event {
+        self.field(b"id: ", id.as_ref().as_bytes());
+        self
+    }
+
+    fn field(&mut self, name: &[u8], value: &[u8]) {
+        self.0.put_slice(name);
+        self.0.put_slice(value);
+        self.0.put_u8(b'\n');
+    }
+
+    /// The event's bytes, with the blank line that ends it.
+    fn finish(mut self) -> Bytes {
+        self.0.put_u8(b'\n');
+        self.0.freeze()
+    }
+}
 
 /// `messages` (each written as its JSON text) as a `text/event-stream` response.
 pub(super) fn sse<M: Serialize>(
@@ -19,37 +59,49 @@ pub(super) fn sse<M: Serialize>(
     sse_events(messages.map(|m| json_message(&m)), keep_alive)
 }
 
-/// The event that carries one JSON-RPC message: its text made by serde_json's own writer, about
-/// half the instructions of `Display` (`fmt::Write`, one call per piece); axum's
-/// `Event::json_data` costs more still, as its writer looks for line ends in every piece
-/// (callgrind, BENCHMARKS.md).
+/// The event that carries one JSON-RPC message, serialized by serde_json's writer straight into
+/// the event (compact JSON has no line ends: one `data` line).
 fn json_message(value: &impl Serialize) -> Event {
-    match serde_json::to_string(value) {
-        Ok(text) => message(&text),
+    let mut event = Event::named();
+    event.0.put_slice(b"data: ");
+    let mut writer = (&mut event.0).writer();
+    match serde_json::to_writer(&mut writer, value) {
+        Ok(()) => {
+            event.0.put_u8(b'\n');
+            event
+        }
         Err(e) => {
             // A `Value` or a reply always serializes; should one not, the stream says so.
             tracing::error!(error = %e, "a message could not be serialized for its event stream");
-            Event::default().comment("a message could not be serialized")
+            let mut comment = Event(BytesMut::new());
+            comment.field(b": ", b"a message could not be serialized");
+            comment
         }
     }
 }
 
-/// The event that carries one JSON-RPC message's text.
+/// The event that carries one JSON-RPC message's text; a line end in it (never in the compact
+/// JSON this crate writes) starts another `data` line, as the SSE format requires.
 pub(super) fn message(text: &str) -> Event {
-    Event::default().event("message").data(text)
+    let mut event = Event::named();
+    for line in text.split('\n') {
+        let line = line.strip_suffix('\r').unwrap_or(line);
+        for part in line.split('\r') {
+            event.field(b"data: ", part.as_bytes());
+        }
+    }
+    event
 }
 
 /// The first event of a resumable stream for a client of 2025-11-25: its id and no data, so that
 /// the client can resume even before the first message, and how long to wait before it does.
-/// axum writes no `data` line for empty data; an event with an `id` and no data still sets the
+/// No `data` line is written for empty data; an event with an `id` and no data still sets the
 /// client's last event id (the SSE standard's dispatch sets it before it drops an event without
 /// data), and MCP clients that read each event (the Python SDK's) see it as one with empty data.
 pub(super) fn priming(id: &str, retry: Duration) -> Event {
-    Event::default()
-        .event("message")
-        .id(id)
-        .retry(retry)
-        .data("")
+    let mut event = Event::named().id(id);
+    event.field(b"retry: ", retry.as_millis().to_string().as_bytes());
+    event
 }
 
 /// `events` as a `text/event-stream` response.
@@ -57,23 +109,77 @@ pub(super) fn sse_events(
     events: impl Stream<Item = Event> + Send + 'static,
     keep_alive: Duration,
 ) -> Response {
-    let events = events.map(Ok::<_, Infallible>);
-    let mut response = Sse::new(events)
-        .keep_alive(KeepAlive::new().interval(keep_alive))
-        .into_response();
+    let body = KeepAlive {
+        events: events.boxed(),
+        every: keep_alive,
+        timer: None,
+    };
+    let mut response = Body::from_stream(body).into_response();
+    let headers = response.headers_mut();
+    headers.insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("text/event-stream"),
+    );
+    headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-cache"));
     // "When initiating an SSE stream, servers SHOULD include the `X-Accel-Buffering: no` header"
     // so that proxies such as nginx pass each event on at once (2026-07-28,
     // basic/transports/streamable-http, Receiving Messages).
+    headers.insert("x-accel-buffering", HeaderValue::from_static("no"));
     response
-        .headers_mut()
-        .insert("x-accel-buffering", HeaderValue::from_static("no"));
-    response
+}
+
+/// A stream's events as body chunks, with a comment (`:`) after every `every` without one.
+struct KeepAlive {
+    events: BoxStream<'static, Event>,
+    every: Duration,
+    /// Made the first time the stream waits; a stream that is ready at once never has one.
+    timer: Option<Pin<Box<tokio::time::Sleep>>>,
+}
+
+impl Stream for KeepAlive {
+    type Item = Result<Bytes, Infallible>;
+
+    fn poll_next(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Self::Item>> {
+        let this = &mut *self;
+        match this.events.poll_next_unpin(cx) {
+            Poll::Ready(Some(event)) => {
+                if let Some(timer) = this.timer.as_mut() {
+                    timer
+                        .as_mut()
+                        .reset(tokio::time::Instant::now() + this.every);
+                }
+                Poll::Ready(Some(Ok(event.finish())))
+            }
+            Poll::Ready(None) => Poll::Ready(None),
+            Poll::Pending => {
+                let every = this.every;
+                let timer = this
+                    .timer
+                    .get_or_insert_with(|| Box::pin(tokio::time::sleep(every)));
+                if timer.as_mut().poll(cx).is_pending() {
+                    return Poll::Pending;
+                }
+                timer.as_mut().reset(tokio::time::Instant::now() + every);
+                Poll::Ready(Some(Ok(Bytes::from_static(b":\n\n"))))
+            }
+        }
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use serde_json::json;
+
+    /// The whole body `sse_events` writes for `events`.
+    async fn written(
+        events: impl Stream<Item = Event> + Send + 'static,
+        every: Duration,
+    ) -> String {
+        let response = sse_events(events, every);
+        let body = axum::body::to_bytes(response.into_body(), usize::MAX);
+        String::from_utf8(body.await.unwrap().to_vec()).unwrap()
+    }
 
     #[tokio::test]
     async fn each_message_is_one_event_named_message() {
@@ -96,17 +202,43 @@ mod tests {
     }
 
     #[tokio::test]
+    async fn line_ends_in_a_text_start_new_data_lines() {
+        let events = futures_util::stream::iter([message("a\nb\r\nc\rd").id("s/1")]);
+        assert_eq!(
+            written(events, Duration::from_secs(15)).await,
+            "event: message\ndata: a\ndata: b\ndata: c\ndata: d\nid: s/1\n\n"
+        );
+    }
+
+    #[tokio::test]
+    async fn an_idle_stream_gets_keep_alive_comments_and_a_busy_one_none() {
+        let events = futures_util::stream::iter([1, 2]).then(|n| async move {
+            if n == 2 {
+                tokio::time::sleep(Duration::from_millis(130)).await;
+            }
+            message(&n.to_string())
+        });
+        let text = written(events, Duration::from_millis(50)).await;
+        let first = "event: message\ndata: 1\n\n";
+        let last = "event: message\ndata: 2\n\n";
+        assert!(text.starts_with(first) && text.ends_with(last), "{text:?}");
+        let between = &text[first.len()..text.len() - last.len()];
+        let comments = between.matches(":\n\n").count();
+        assert!(comments >= 1 && between.len() == comments * 3, "{text:?}");
+
+        let ready = futures_util::stream::iter([message("1"), message("2")]);
+        let text = written(ready, Duration::from_millis(1)).await;
+        assert!(!text.contains(":\n\n"), "{text:?}");
+    }
+
+    #[tokio::test]
     async fn a_priming_event_has_an_id_a_retry_and_empty_data() {
         let events = futures_util::stream::iter([
             priming("r1/1", Duration::from_millis(250)),
             message("{}").id("r1/2"),
         ]);
-        let response = sse_events(events, Duration::from_secs(15));
-        let body = axum::body::to_bytes(response.into_body(), usize::MAX)
-            .await
-            .unwrap();
         assert_eq!(
-            std::str::from_utf8(&body).unwrap(),
+            written(events, Duration::from_secs(15)).await,
             "event: message\nid: r1/1\nretry: 250\n\nevent: message\ndata: {}\nid: r1/2\n\n"
         );
     }
