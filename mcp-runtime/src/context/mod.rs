@@ -12,8 +12,10 @@
 pub mod connection;
 pub mod elicitation;
 pub mod queue;
+pub(crate) mod signal;
 pub(crate) mod task;
 
+use std::borrow::Cow;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
@@ -35,7 +37,8 @@ pub struct Context {
 }
 
 pub(crate) struct ContextInner {
-    pub(crate) tool: String,
+    /// The tool's name (borrowed from its spec when the tool is known).
+    pub(crate) tool: Cow<'static, str>,
     pub(crate) request_id: Value,
     pub(crate) scope: Option<Arc<RequestScope>>,
 }
@@ -63,7 +66,7 @@ pub(crate) struct RequestScope {
     /// Fires when `input_requests` gained an entry: the server then ends the run with an
     /// `input_required` result. `None` outside the stateless era, where no request asks for
     /// input this way (and none is made per request).
-    pub(crate) input_needed: Option<CancelToken>,
+    pub(crate) input_needed: Option<signal::Signal>,
     pub(crate) elicit_seq: AtomicU64,
     /// How long a request to the client may wait for its answer.
     pub(crate) client_request_timeout: std::time::Duration,
@@ -104,17 +107,21 @@ impl Context {
     pub fn detached(tool: impl Into<String>) -> Self {
         Context {
             inner: Arc::new(ContextInner {
-                tool: tool.into(),
+                tool: Cow::Owned(tool.into()),
                 request_id: Value::Null,
                 scope: None,
             }),
         }
     }
 
-    pub(crate) fn attached(tool: &str, request_id: Value, scope: Arc<RequestScope>) -> Self {
+    pub(crate) fn attached(
+        tool: impl Into<Cow<'static, str>>,
+        request_id: Value,
+        scope: Arc<RequestScope>,
+    ) -> Self {
         Context {
             inner: Arc::new(ContextInner {
-                tool: tool.to_owned(),
+                tool: tool.into(),
                 request_id,
                 scope: Some(scope),
             }),
@@ -170,7 +177,7 @@ impl Context {
             }
             *last = Some(done);
         }
-        let mut params = Map::new();
+        let mut params = Map::with_capacity(4);
         params.insert("progressToken".into(), token.clone());
         params.insert("progress".into(), json!(done));
         if let Some(t) = total {
@@ -266,7 +273,7 @@ impl Context {
                 json!({"method": "elicitation/create", "params": params}),
             );
             if let Some(needed) = &scope.input_needed {
-                needed.cancel();
+                needed.raise();
             }
             // The server ends this run with `input_required` and drops this future.
             return std::future::pending().await;
@@ -384,7 +391,7 @@ impl Context {
         lock(&scope.input_requests).extend(requests);
         *lock(&scope.request_state_out) = request_state;
         if let Some(needed) = &scope.input_needed {
-            needed.cancel();
+            needed.raise();
         }
         std::future::pending().await
     }

@@ -116,6 +116,17 @@ pub(crate) fn member<'a>(object: &'a Map<String, Value>, key: &str) -> Option<&'
     object.iter().find_map(|(k, v)| (k == key).then_some(v))
 }
 
+/// Takes the member `key` out of a JSON object (found as [`member`] finds it), leaving `null`
+/// in its place in a small object (a removal would hash the key).
+pub(crate) fn take_member(object: &mut Map<String, Value>, key: &str) -> Option<Value> {
+    if object.len() > SCAN_MEMBERS {
+        return object.remove(key);
+    }
+    object
+        .iter_mut()
+        .find_map(|(k, v)| (k == key).then(|| v.take()))
+}
+
 /// [`member`] of a value that may not be an object.
 #[cfg(feature = "http")]
 pub(crate) fn value_member<'a>(value: &'a Value, key: &str) -> Option<&'a Value> {

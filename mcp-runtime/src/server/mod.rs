@@ -38,6 +38,7 @@
 //! | `reply.rs` | a response kept typed until a transport encodes it |
 //! | `span.rs` | the `tracing` span of each request, with OpenTelemetry's names for MCP |
 
+use std::collections::hash_map::Entry;
 use std::fmt;
 use std::future::Future;
 use std::pin::Pin;
@@ -252,14 +253,18 @@ impl Server {
         let cancel = CancelToken::default();
         {
             let mut in_flight = lock(&conn.inner.in_flight);
-            if in_flight.contains_key(&req.id) {
-                let error = ProtocolError::invalid_request(
-                    "Invalid Request: a request with this id is already in flight",
-                );
-                return futures_util::future::ready(Some(Reply::error(Some(req.id), error)))
-                    .boxed();
+            match in_flight.entry(req.id.clone()) {
+                Entry::Occupied(_) => {
+                    let error = ProtocolError::invalid_request(
+                        "Invalid Request: a request with this id is already in flight",
+                    );
+                    return futures_util::future::ready(Some(Reply::error(Some(req.id), error)))
+                        .boxed();
+                }
+                Entry::Vacant(slot) => {
+                    slot.insert(cancel.clone());
+                }
             }
-            in_flight.insert(req.id.clone(), cancel.clone());
         }
         let server = self.clone();
         let conn = conn.clone();

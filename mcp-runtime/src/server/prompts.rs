@@ -57,7 +57,7 @@ impl Server {
                 "Unknown prompt: {name}"
             ))));
         };
-        let ctx = Context::attached(name, req.id.to_json(), request_scope.clone());
+        let ctx = Context::attached(name.to_owned(), req.id.to_json(), request_scope.clone());
         let arguments = params.and_then(|p| member(p, "arguments"));
         let render = prompt.render(self.inner.state.clone(), ctx, arguments);
         match until_input_needed(&request_scope, render).await {

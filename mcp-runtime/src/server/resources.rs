@@ -284,7 +284,7 @@ impl Server {
                 Ok(uri) => {
                     let stateless = scope.stateless.is_some();
                     let ctx = Context::attached(
-                        uri,
+                        uri.to_owned(),
                         req.id.to_json(),
                         self.request_scope(req, conn, cancel, scope, None),
                     );

@@ -4,6 +4,7 @@
 //! stateless era.
 
 use super::*;
+use crate::context::signal::Signal;
 use crate::protocol::member;
 
 /// What a request needs to know about the caller, from `initialize` or from the envelope.
@@ -70,7 +71,7 @@ impl Server {
                 .cloned()
                 .unwrap_or_default(),
             input_requests: Mutex::new(Map::new()),
-            input_needed: scope.stateless.is_some().then(CancelToken::default),
+            input_needed: scope.stateless.is_some().then(Signal::default),
             elicit_seq: AtomicU64::new(0),
             request_state_in: params
                 .and_then(|p| member(p, "requestState"))
@@ -93,8 +94,10 @@ pub(super) async fn until_input_needed<T>(
     let outcome = match &scope.input_needed {
         None => Ok(fut.await),
         Some(needed) => tokio::select! {
+            // The call first: one that is done at once never waits on the signal.
+            biased;
             r = fut => Ok(r),
-            _ = needed.cancelled() => Err(super::tasks::input_required(scope)),
+            () = needed.raised() => Err(super::tasks::input_required(scope)),
         },
     };
     scope

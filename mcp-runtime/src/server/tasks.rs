@@ -144,11 +144,7 @@ impl Server {
                 Some(Ok(output)) if !required => return Outcome::Called(output, None),
                 Some(done @ Ok(_)) => call = futures_util::future::ready(done).boxed(),
                 Some(Err(e)) => return Outcome::Answer(Err(e)),
-                None if scope
-                    .input_needed
-                    .as_ref()
-                    .is_some_and(|n| n.is_cancelled()) =>
-                {
+                None if scope.input_needed.as_ref().is_some_and(|n| n.is_raised()) => {
                     return Outcome::Answer(Ok(input_required(scope)));
                 }
                 None => {}

@@ -1,8 +1,11 @@
 //! `tools/list` (pages, cursors) and `tools/call` (the caller's scope,
 //! concurrency slots, timeouts, cancellation) on top of the tool table's call path.
 
+use std::borrow::Cow;
+
 use super::scope::until_input_needed;
 use super::*;
+use crate::protocol::{member, take_member};
 
 impl Server {
     pub(super) fn list_tools(&self, req: &Request) -> Result<Page, ProtocolError> {
@@ -43,9 +46,15 @@ impl Server {
         scope: Scope,
     ) -> Outcome {
         // The arguments move into the call; the rest of the params is only read.
-        let arguments = req.params.as_mut().and_then(|p| p.remove("arguments"));
+        let arguments = req
+            .params
+            .as_mut()
+            .and_then(|p| take_member(p, "arguments"));
         let params = req.params.as_ref();
-        let Some(name) = params.and_then(|p| p.get("name")).and_then(Value::as_str) else {
+        let Some(name) = params
+            .and_then(|p| member(p, "name"))
+            .and_then(Value::as_str)
+        else {
             // The message is the Python SDK's exact text; the reason travels in `data`.
             return Outcome::Answer(Err(ProtocolError::invalid_params(
                 "Invalid request parameters",
@@ -74,7 +83,12 @@ impl Server {
             .clone()
             .map(|t| t as Arc<dyn crate::context::task::TaskInput>);
         let request_scope = self.request_scope(req, conn, &cancel, scope, input);
-        let ctx = Context::attached(name, req.id.to_json(), request_scope.clone());
+        // A known tool's name is its spec's: no copy per call.
+        let tool_name = match self.inner.tools.get(name) {
+            Some(tool) => Cow::Borrowed(tool.name()),
+            None => Cow::Owned(name.to_owned()),
+        };
+        let ctx = Context::attached(tool_name, req.id.to_json(), request_scope.clone());
         if let (Some(plan), Some(task)) = (plan, task) {
             // No slot and no call timeout: a task's limits are its count and its `ttl`.
             let server = self.clone();

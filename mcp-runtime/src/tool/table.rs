@@ -175,9 +175,13 @@ impl ToolTable {
 
     /// The tool with this name.
     pub fn get(&self, name: &str) -> Option<&Tool> {
-        self.index
-            .get(name)
-            .and_then(|&i| self.built().tools[i].as_ref())
+        // A few names are compared in order: cheaper than hashing one with SipHash (callgrind).
+        let i = if self.specs.len() <= SCAN_TOOLS {
+            self.specs.iter().position(|s| s.name == name)
+        } else {
+            self.index.get(name).copied()
+        };
+        i.and_then(|i| self.built().tools[i].as_ref())
     }
 
     /// All tools, in order.
@@ -210,6 +214,9 @@ impl ToolTable {
         self.specs.iter().map(|s| s.name).collect()
     }
 }
+
+/// Tables of up to this many tools are searched by comparing names rather than hashing.
+const SCAN_TOOLS: usize = 8;
 
 fn index_of(names: impl Iterator<Item = &'static str>) -> HashMap<&'static str, usize> {
     let mut index = HashMap::new();

@@ -16,7 +16,7 @@ use super::Endpoint;
 use super::json_response;
 use super::resume::{Resumable, recorded};
 use super::session::InFlight;
-use super::sse::sse;
+use super::sse::{sse, sse_complete};
 use super::stateless::stateless_status;
 use crate::context::connection::Connection;
 use crate::context::queue;
@@ -77,7 +77,13 @@ pub(super) async fn dispatch(
                     None => StatusCode::ACCEPTED.into_response(),
                 };
             }
-            // It sent something before answering: an event stream, as below.
+            // It sent something before answering: an event stream. All of it is known already,
+            // so unless the stream is recorded for resumption it is written as one body.
+            if resumable.is_none() {
+                let mut events = events;
+                let sent = std::iter::from_fn(|| events.try_recv()).map(Frame::Message);
+                return sse_complete(sent.chain(reply.map(Frame::Answer)));
+            }
             let (answer_tx, answer_rx) = oneshot::channel();
             let _ = answer_tx.send(reply);
             (None, answer_rx)

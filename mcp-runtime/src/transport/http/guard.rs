@@ -126,7 +126,7 @@ pub(super) fn check_post_media(headers: &HeaderMap) -> Result<(), Refusal> {
             "Not Acceptable: the client must accept both application/json and text/event-stream",
         ));
     }
-    let json_body = header_str(headers, header::CONTENT_TYPE.as_str()).is_some_and(|c| {
+    let json_body = header_str(headers, &header::CONTENT_TYPE).is_some_and(|c| {
         c.split(';')
             .next()
             .is_some_and(|m| m.trim().eq_ignore_ascii_case("application/json"))

@@ -89,7 +89,7 @@ use std::sync::Arc;
 use axum::Router;
 use axum::body::Body;
 use axum::extract::{Request, State};
-use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, header};
+use axum::http::{HeaderMap, HeaderName, HeaderValue, Method, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 
 pub use auth::{BearerAuth, BearerAuthService};
@@ -113,6 +113,17 @@ pub const LAST_EVENT_ID: &str = "last-event-id";
 pub const METHOD: &str = "mcp-method";
 /// The stateless era's copy of the body's `params.name` (or `params.uri` of `resources/read`).
 pub const NAME: &str = "mcp-name";
+
+/// The headers above as [`HeaderName`]s: a lookup by name skips parsing and lower-casing it.
+mod names {
+    use axum::http::HeaderName;
+    pub(super) const SESSION_ID: HeaderName = HeaderName::from_static(super::SESSION_ID);
+    pub(super) const PROTOCOL_VERSION: HeaderName =
+        HeaderName::from_static(super::PROTOCOL_VERSION);
+    pub(super) const LAST_EVENT_ID: HeaderName = HeaderName::from_static(super::LAST_EVENT_ID);
+    pub(super) const METHOD: HeaderName = HeaderName::from_static(super::METHOD);
+    pub(super) const NAME: HeaderName = HeaderName::from_static(super::NAME);
+}
 
 /// The JSON-RPC error code of a request refused for load: a session already has
 /// [`HttpOptions::max_in_flight_per_session`] requests in flight, or the server is at its
@@ -251,8 +262,19 @@ impl IntoResponse for Refusal {
 /// A JSON body with its content type. Written from the typed message, so that an id of any size
 /// keeps every digit.
 fn json_response(status: StatusCode, body: &impl serde::Serialize) -> Response {
-    match serde_json::to_string(body) {
-        Ok(text) => (status, [(header::CONTENT_TYPE, "application/json")], text).into_response(),
+    // Written into a `BytesMut`, whose buffer becomes the body's `Bytes` as it is (a `String`'s
+    // would cost another allocation), under a header value that is not parsed per response.
+    let mut buf = bytes::BytesMut::with_capacity(512);
+    match serde_json::to_writer(bytes::BufMut::writer(&mut buf), body) {
+        Ok(()) => {
+            let json = HeaderValue::from_static("application/json");
+            (
+                status,
+                [(header::CONTENT_TYPE, json)],
+                Body::from(buf.freeze()),
+            )
+                .into_response()
+        }
         Err(e) => {
             tracing::error!(error = %e, "encoding a response failed");
             StatusCode::INTERNAL_SERVER_ERROR.into_response()
@@ -268,7 +290,7 @@ async fn handle(State(endpoint): State<Arc<Endpoint>>, request: Request) -> Resp
     }
     // Two session ids: which one the client means is anyone's guess, so neither is taken; one
     // that is not visible ASCII names no session we issued.
-    let mut session_ids = parts.headers.get_all(SESSION_ID).iter();
+    let mut session_ids = parts.headers.get_all(names::SESSION_ID).iter();
     let malformed = match (session_ids.next(), session_ids.next()) {
         (Some(_), Some(_)) => Some("more than one Mcp-Session-Id header"),
         (Some(id), None) if id.to_str().is_err() => Some("Mcp-Session-Id is not visible ASCII"),
@@ -296,7 +318,7 @@ async fn handle(State(endpoint): State<Arc<Endpoint>>, request: Request) -> Resp
 
 /// The `Allow` header of a 405: the stateless era has only `POST`.
 fn allowed_methods(headers: &HeaderMap) -> HeaderValue {
-    if is_stateless_version(header_str(headers, PROTOCOL_VERSION)) {
+    if is_stateless_version(header_str(headers, &names::PROTOCOL_VERSION)) {
         HeaderValue::from_static("POST")
     } else {
         HeaderValue::from_static("GET, POST, DELETE")
@@ -304,7 +326,7 @@ fn allowed_methods(headers: &HeaderMap) -> HeaderValue {
 }
 
 /// A header as trimmed text; `None` when absent or not visible ASCII.
-fn header_str<'h>(headers: &'h HeaderMap, name: &str) -> Option<&'h str> {
+fn header_str<'h>(headers: &'h HeaderMap, name: &HeaderName) -> Option<&'h str> {
     headers
         .get(name)
         .and_then(|v| v.to_str().ok())
@@ -318,8 +340,8 @@ async fn post(endpoint: &Endpoint, headers: &HeaderMap, body: Body) -> Result<Re
     guard::check_post_media(headers)?;
     let bytes =
         guard::read_body(body, endpoint.max_body, endpoint.options.body_read_timeout).await?;
-    let version = header_str(headers, PROTOCOL_VERSION);
-    let session_id = header_str(headers, SESSION_ID);
+    let version = header_str(headers, &names::PROTOCOL_VERSION);
+    let session_id = header_str(headers, &names::SESSION_ID);
     if bytes.iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'[')
         && let Some(id) = session_id
     {

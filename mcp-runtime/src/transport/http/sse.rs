@@ -14,7 +14,7 @@ use std::task::{Context, Poll};
 use std::time::Duration;
 
 use axum::body::{Body, Bytes};
-use axum::http::{HeaderValue, header};
+use axum::http::{HeaderName, HeaderValue, header};
 use axum::response::{IntoResponse, Response};
 use bytes::{BufMut, BytesMut};
 use futures_util::stream::{BoxStream, Stream, StreamExt};
@@ -59,23 +59,37 @@ pub(super) fn sse<M: Serialize>(
     sse_events(messages.map(|m| json_message(&m)), keep_alive)
 }
 
+/// `messages`, all known already (a call that sent them and answered before it was first
+/// polled), as a `text/event-stream` response whose body is written at once: the same events as
+/// [`sse`] writes, in one buffer with its length, with no stream to poll and no keep-alive.
+pub(super) fn sse_complete<M: Serialize>(messages: impl IntoIterator<Item = M>) -> Response {
+    let mut buf = BytesMut::with_capacity(512);
+    for m in messages {
+        write_json_message(&mut buf, &m);
+        buf.put_u8(b'\n');
+    }
+    event_stream(Body::from(buf.freeze()))
+}
+
 /// The event that carries one JSON-RPC message, serialized by serde_json's writer straight into
 /// the event (compact JSON has no line ends: one `data` line).
 fn json_message(value: &impl Serialize) -> Event {
-    let mut event = Event::named();
-    event.0.put_slice(b"data: ");
-    let mut writer = (&mut event.0).writer();
-    match serde_json::to_writer(&mut writer, value) {
-        Ok(()) => {
-            event.0.put_u8(b'\n');
-            event
-        }
+    let mut event = Event(BytesMut::with_capacity(256));
+    write_json_message(&mut event.0, value);
+    event
+}
+
+/// Appends one message's event to `buf`, all but the blank line that ends it.
+fn write_json_message(buf: &mut BytesMut, value: &impl Serialize) {
+    let start = buf.len();
+    buf.put_slice(b"event: message\ndata: ");
+    match serde_json::to_writer(buf.writer(), value) {
+        Ok(()) => buf.put_u8(b'\n'),
         Err(e) => {
             // A `Value` or a reply always serializes; should one not, the stream says so.
             tracing::error!(error = %e, "a message could not be serialized for its event stream");
-            let mut comment = Event(BytesMut::new());
-            comment.field(b": ", b"a message could not be serialized");
-            comment
+            buf.truncate(start);
+            buf.put_slice(b": a message could not be serialized\n");
         }
     }
 }
@@ -114,7 +128,12 @@ pub(super) fn sse_events(
         every: keep_alive,
         timer: None,
     };
-    let mut response = Body::from_stream(body).into_response();
+    event_stream(Body::from_stream(body))
+}
+
+/// `body` as a `text/event-stream` response.
+fn event_stream(body: Body) -> Response {
+    let mut response = body.into_response();
     let headers = response.headers_mut();
     headers.insert(
         header::CONTENT_TYPE,
@@ -124,7 +143,10 @@ pub(super) fn sse_events(
     // "When initiating an SSE stream, servers SHOULD include the `X-Accel-Buffering: no` header"
     // so that proxies such as nginx pass each event on at once (2026-07-28,
     // basic/transports/streamable-http, Receiving Messages).
-    headers.insert("x-accel-buffering", HeaderValue::from_static("no"));
+    headers.insert(
+        HeaderName::from_static("x-accel-buffering"),
+        HeaderValue::from_static("no"),
+    );
     response
 }
 
@@ -199,6 +221,31 @@ mod tests {
             "event: message\ndata: {\"jsonrpc\":\"2.0\",\"id\":1}\n\n\
              event: message\ndata: \"x\\ny\"\n\n"
         );
+    }
+
+    #[tokio::test]
+    async fn a_stream_known_at_once_is_the_same_events_in_one_body_with_its_length() {
+        let messages = || [json!({"jsonrpc": "2.0", "method": "m"}), json!({"id": 1})];
+        let streamed = sse(
+            futures_util::stream::iter(messages()),
+            Duration::from_secs(15),
+        );
+        let whole = sse_complete(messages());
+        for name in ["content-type", "cache-control", "x-accel-buffering"] {
+            assert_eq!(whole.headers()[name], streamed.headers()[name], "{name}");
+        }
+        let (streamed, whole) = (streamed.into_body(), whole.into_body());
+        assert_eq!(axum::body::HttpBody::size_hint(&streamed).exact(), None);
+        let text = "event: message\ndata: {\"jsonrpc\":\"2.0\",\"method\":\"m\"}\n\n\
+                    event: message\ndata: {\"id\":1}\n\n";
+        assert_eq!(
+            axum::body::HttpBody::size_hint(&whole).exact(),
+            Some(text.len() as u64)
+        );
+        for body in [streamed, whole] {
+            let bytes = axum::body::to_bytes(body, usize::MAX).await.unwrap();
+            assert_eq!(std::str::from_utf8(&bytes).unwrap(), text);
+        }
     }
 
     #[tokio::test]

@@ -10,7 +10,8 @@ use base64::engine::{GeneralPurpose, GeneralPurposeConfig};
 use serde_json::Value;
 
 use super::dispatch::{Lifetime, dispatch};
-use super::{Endpoint, METHOD, NAME, PROTOCOL_VERSION, Refusal, header_str};
+use super::names::{METHOD, NAME, PROTOCOL_VERSION};
+use super::{Endpoint, Refusal, header_str};
 use crate::context::connection::Connection;
 use crate::error::codes;
 use crate::protocol::stateless::{PROTOCOL_VERSION_KEY, unsupported_version};
@@ -90,7 +91,7 @@ fn check_stateless_headers(headers: &HeaderMap, req: &RpcRequest) -> Result<(), 
             format!("Header mismatch: {message}"),
         )
     };
-    let Some(version) = header_str(headers, PROTOCOL_VERSION) else {
+    let Some(version) = header_str(headers, &PROTOCOL_VERSION) else {
         return Err(mismatch(
             "the MCP-Protocol-Version header is missing".into(),
         ));
@@ -113,7 +114,7 @@ fn check_stateless_headers(headers: &HeaderMap, req: &RpcRequest) -> Result<(), 
             )));
         }
     }
-    match header_str(headers, METHOD) {
+    match header_str(headers, &METHOD) {
         Some(m) if m == req.method => {}
         Some(m) => {
             return Err(mismatch(format!(
@@ -144,7 +145,7 @@ fn check_stateless_headers(headers: &HeaderMap, req: &RpcRequest) -> Result<(), 
         .and_then(Value::as_str);
     match (
         named.then_some(body_name).flatten(),
-        header_str(headers, NAME),
+        header_str(headers, &NAME),
     ) {
         (Some(b), Some(h)) if b == h => Ok(()),
         (Some(b), Some(h)) => Err(mismatch(format!(

@@ -13,12 +13,13 @@ use serde_json::Value;
 use tokio_util::sync::CancellationToken;
 
 use super::super::guard::check_get_media;
+use super::super::names::{LAST_EVENT_ID, PROTOCOL_VERSION, SESSION_ID};
 use super::super::relay;
 use super::super::resume::{Resumable, Resumed, Writer, resume};
 use super::super::sse::{message, priming, sse_events};
 use super::super::stateless::is_stateless_version;
 use super::super::store::{EventId, EventKind, Relay, RelayKind};
-use super::super::{Endpoint, LAST_EVENT_ID, PROTOCOL_VERSION, Refusal, SESSION_ID, header_str};
+use super::super::{Endpoint, Refusal, header_str};
 use super::{Session, find_session, store_failed};
 use crate::context::connection::lock;
 use crate::context::queue;
@@ -30,11 +31,11 @@ pub(in crate::transport::http) async fn get(
 ) -> Result<Response, Refusal> {
     let session = session_of(endpoint, headers).await?;
     check_get_media(headers)?;
-    let id = header_str(headers, SESSION_ID).unwrap_or_default();
+    let id = header_str(headers, &SESSION_ID).unwrap_or_default();
     let resumable = Resumable::of(id, &session.conn);
     // A resumed stream: a request's is answered from the store, the session's goes on below.
     let mut resumed = None;
-    if let Some(last) = headers.get(LAST_EVENT_ID) {
+    if let Some(last) = headers.get(&LAST_EVENT_ID) {
         let Some(last) = last.to_str().ok().and_then(EventId::parse) else {
             return Err(Refusal::new(
                 StatusCode::BAD_REQUEST,
@@ -50,7 +51,7 @@ pub(in crate::transport::http) async fn get(
     }
     // A client resuming its stream may come back before its old connection is noticed dead:
     // the resumed stream takes over. A second stream without `Last-Event-ID` is refused.
-    let resuming = headers.contains_key(LAST_EVENT_ID);
+    let resuming = headers.contains_key(&LAST_EVENT_ID);
     if resuming && lock(&session.outgoing).is_none() {
         session.take_over_stream().await;
     }
@@ -114,7 +115,7 @@ pub(in crate::transport::http) async fn delete(
     headers: &HeaderMap,
 ) -> Result<Response, Refusal> {
     let session = session_of(endpoint, headers).await?;
-    let id = header_str(headers, SESSION_ID)
+    let id = header_str(headers, &SESSION_ID)
         .unwrap_or_default()
         .to_owned();
     lock(&endpoint.sessions.table).remove(&id);
@@ -132,10 +133,10 @@ pub(in crate::transport::http) async fn delete(
 /// The session a `GET` or `DELETE` names: 405 in the stateless era, 400 without a session id,
 /// 404 for an unknown one.
 async fn session_of(endpoint: &Endpoint, headers: &HeaderMap) -> Result<Arc<Session>, Refusal> {
-    if is_stateless_version(header_str(headers, PROTOCOL_VERSION)) {
+    if is_stateless_version(header_str(headers, &PROTOCOL_VERSION)) {
         return Err(Refusal::bare(StatusCode::METHOD_NOT_ALLOWED));
     }
-    let Some(id) = header_str(headers, SESSION_ID) else {
+    let Some(id) = header_str(headers, &SESSION_ID) else {
         return Err(Refusal::new(
             StatusCode::BAD_REQUEST,
             codes::INVALID_REQUEST,
