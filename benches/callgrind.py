@@ -20,6 +20,10 @@ misses, no kernel work (TCP, pipes, wake-ups), no waiting.
   an event stream); the server is
   then stopped with SIGTERM (callgrind writes its counts on the way out). One request in
   flight: each call also pays the multi-thread runtime's wake-up and park.
+- floor, with `--floor benches/target/release/floor`: the same HTTP requests (every workload,
+  `sse` included: a request with a `progressToken` gets its canned event stream) sent to
+  `floor http 127.0.0.1:0`, the least an HTTP server can do per call, for the ratio by
+  instructions.
 """
 
 import argparse
@@ -116,10 +120,11 @@ def stdio_ir(binary, workload, n, tmp):
     return total_ir(out_file)
 
 
-def http_ir(binary, workload, n, tmp):
-    out_file = os.path.join(tmp, "http-%s-%d.out" % (workload, n))
+def http_ir(binary, workload, n, tmp, floor=False):
+    out_file = os.path.join(tmp, "%s-%s-%d.out" % ("floor" if floor else "http", workload, n))
     env = dict(os.environ, RUST_LOG="off")
-    server = subprocess.Popen(valgrind(out_file) + [binary, "--http", "127.0.0.1:0"],
+    command = [binary, "http", "127.0.0.1:0"] if floor else [binary, "--http", "127.0.0.1:0"]
+    server = subprocess.Popen(valgrind(out_file) + command,
                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env)
     try:
         addr = None
@@ -173,6 +178,8 @@ def main():
     parser.add_argument("--http", help="the default build of examples/tasks.rs")
     parser.add_argument("--sse", help="benches/ours-progress (the `sse` workload: a stateless call "
                         "of `step` with a progressToken, answered as an event stream)")
+    parser.add_argument("--floor", help="benches/floor: the same HTTP workloads (its `sse` too) "
+                        "on the floor, run as `floor http ADDR`")
     parser.add_argument("--n", type=int, default=2000)
     parser.add_argument("--workloads", default=",".join(HTTP_WORKLOADS),
                         help="of valid, invalid, list (both transports) and session (HTTP)")
@@ -184,15 +191,18 @@ def main():
     with tempfile.TemporaryDirectory() as scratch:
         tmp = args.keep or scratch
         os.makedirs(tmp, exist_ok=True)
+        floor_ir = lambda *a: http_ir(*a, floor=True)
         for transport, binary, measure in [("stdio", args.stdio, stdio_ir),
                                            ("http", args.http, http_ir),
-                                           ("http", args.sse, http_ir)]:
+                                           ("http", args.sse, http_ir),
+                                           ("floor", args.floor, floor_ir)]:
             if not binary:
                 continue
             for workload in args.workloads.split(","):
                 served = WORKLOADS if transport == "stdio" else HTTP_WORKLOADS
                 # `sse` runs on the --sse binary, and only there.
-                if workload not in served or (workload == "sse") != (binary == args.sse):
+                if workload not in served or (
+                        transport != "floor" and (workload == "sse") != (binary == args.sse)):
                     continue
                 base = measure(binary, workload, 0, tmp)
                 loaded = measure(binary, workload, args.n, tmp)

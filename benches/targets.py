@@ -1,0 +1,191 @@
+#!/usr/bin/env python3
+"""The performance issue's targets, read off one run of `benches/run.sh`, repeat by repeat.
+
+    python3 benches/targets.py [--results benches/results] [--window 32]
+
+Reads `http.json` and `stdio.json` (each row one server, workload, window and repeat, as the
+driver writes them) and prints markdown: for every target its ratio in each repeat (every
+server of a repeat ran in it, alternating with the others), the median of those ratios, and
+the ratio of the medians; then the side-by-side table of medians. A ratio is always taken
+inside one repeat, never across runs. "Best rmcp" is the better of rmcp's peers on that measure
+(over HTTP `rmcp-stateful` and `rmcp-json`; over stdio `rmcp-stdio`, `rmcp-pipes`,
+`rmcp-pipes-1t`).
+"""
+
+import argparse
+import json
+import os
+import statistics
+
+HTTP_WORKLOADS = ["valid", "invalid", "list", "session", "sse"]
+STDIO_WORKLOADS = ["valid", "invalid", "list"]
+HTTP_RMCP = ["rmcp-stateful", "rmcp-json"]
+STDIO_RMCP = ["rmcp-stdio", "rmcp-pipes", "rmcp-pipes-1t"]
+PYTHON = {"valid": "python-json", "invalid": "python-json", "list": "python-json",
+          "session": "python-sessions", "sse": "python-sse"}
+MODE = {"valid": "HTTP, stateless", "invalid": "HTTP, stateless", "list": "HTTP, stateless",
+        "session": "HTTP, sessions", "sse": "HTTP, stateless, event stream"}
+
+
+class Rows:
+    def __init__(self, rows, window):
+        self.rows = [r for r in rows if r.get("window") == window]
+        self.repeats = sorted({r["repeat"] for r in self.rows})
+
+    def get(self, workload, server, repeat, key):
+        for r in self.rows:
+            if (r["workload"], r["server"], r["repeat"]) == (workload, server, repeat):
+                return r.get(key)
+        return None
+
+    def median(self, workload, server, key):
+        values = [r[key] for r in self.rows
+                  if (r["workload"], r["server"]) == (workload, server) and key in r]
+        return statistics.median(values) if values else None
+
+    def best(self, workload, servers, repeat, key, pick):
+        """The best of `servers` on `key` in one repeat (`pick`: max or min)."""
+        values = [self.get(workload, s, repeat, key) for s in servers]
+        values = [v for v in values if v is not None]
+        return pick(values) if values else None
+
+    def best_median(self, workload, servers, key, pick):
+        values = [self.median(workload, s, key) for s in servers]
+        values = [v for v in values if v is not None]
+        return pick(values) if values else None
+
+
+def ratio(a, b):
+    return a / b if a is not None and b else None
+
+
+def fmt(x, digits=2):
+    return "–" if x is None else ("%." + str(digits) + "f") % x
+
+
+def targets(rows, workloads, rmcp, python, floor=True):
+    """[(target, digits, [per workload: (per-repeat ratios, ratio of medians)])]"""
+    def measure(workload, repeat, what):
+        ours = lambda key: rows.get(workload, "ours", repeat, key)
+        if what == "calls":
+            return ratio(ours("calls_per_s"),
+                         rows.best(workload, rmcp, repeat, "calls_per_s", max))
+        if what == "cpu-rmcp":
+            return ratio(ours("cpu_us_per_call"),
+                         rows.best(workload, rmcp, repeat, "cpu_us_per_call", min))
+        if what == "p99":
+            return ratio(ours("p99_us"), rows.best(workload, rmcp, repeat, "p99_us", min))
+        if what == "cpu-python":
+            return ratio(ours("cpu_us_per_call"),
+                         rows.get(workload, PYTHON[workload], repeat, "cpu_us_per_call"))
+        if what == "cpu-floor":
+            return ratio(ours("cpu_us_per_call"),
+                         rows.get(workload, "floor", repeat, "cpu_us_per_call"))
+
+    def of_medians(workload, what):
+        ours = lambda key: rows.median(workload, "ours", key)
+        best = lambda key, pick: rows.best_median(workload, rmcp, key, pick)
+        return {
+            "calls": lambda: ratio(ours("calls_per_s"), best("calls_per_s", max)),
+            "cpu-rmcp": lambda: ratio(ours("cpu_us_per_call"), best("cpu_us_per_call", min)),
+            "p99": lambda: ratio(ours("p99_us"), best("p99_us", min)),
+            "cpu-python": lambda: ratio(ours("cpu_us_per_call"),
+                                        rows.median(workload, PYTHON[workload],
+                                                    "cpu_us_per_call")),
+            "cpu-floor": lambda: ratio(ours("cpu_us_per_call"),
+                                       rows.median(workload, "floor", "cpu_us_per_call")),
+        }[what]()
+
+    out = []
+    for what, name, digits in [("calls", "calls/s vs best rmcp", 2),
+                               ("cpu-rmcp", "CPU/call vs best rmcp", 2),
+                               ("p99", "p99 vs best rmcp", 2),
+                               ("cpu-python", "CPU/call vs Python", 3),
+                               ("cpu-floor", "CPU/call vs floor", 2)]:
+        if what == "cpu-python" and not python:
+            continue
+        if what == "cpu-floor" and not floor:
+            continue
+        per = [([measure(w, rep, what) for rep in rows.repeats], of_medians(w, what))
+               for w in workloads]
+        out.append((name, digits, per))
+    return out
+
+
+def print_targets(title, rows, workloads, found):
+    print("### %s (window %d; %d repeats)\n" % (title, rows.rows[0]["window"], len(rows.repeats)))
+    header = ["target: " + " / ".join(workloads)]
+    header += ["repeat %d" % r for r in rows.repeats] + ["median of the repeats",
+                                                        "ratio of the medians"]
+    print("| " + " | ".join(header) + " |")
+    print("|---" + "|---:" * (len(header) - 1) + "|")
+    for name, digits, per in found:
+        cells = [name]
+        for i in range(len(rows.repeats)):
+            cells.append(" / ".join(fmt(ratios[i], digits) for ratios, _ in per))
+        medians = [statistics.median([x for x in ratios if x is not None])
+                   if any(x is not None for x in ratios) else None for ratios, _ in per]
+        cells.append(" / ".join(fmt(m, digits) for m in medians))
+        cells.append(" / ".join(fmt(m, digits) for _, m in per))
+        print("| " + " | ".join(cells) + " |")
+    print()
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    here = os.path.dirname(os.path.abspath(__file__))
+    parser.add_argument("--results", default=os.path.join(here, "results"))
+    parser.add_argument("--window", type=int, default=32)
+    args = parser.parse_args()
+    http_path = os.path.join(args.results, "http.json")
+    stdio_path = os.path.join(args.results, "stdio.json")
+    http = json.load(open(http_path)) if os.path.exists(http_path) else []
+    stdio = json.load(open(stdio_path)) if os.path.exists(stdio_path) else []
+    if http:
+        rows = Rows(http, args.window)
+        print_targets("HTTP targets", rows, HTTP_WORKLOADS,
+                      targets(rows, HTTP_WORKLOADS, HTTP_RMCP, python=True))
+        idle = [r["bytes_per_session"] for r in http
+                if r.get("workload") == "idle-sessions" and r["server"] == "ours"]
+        if idle:
+            print("Memory per idle session, ours, by repeat: %s bytes (median %s)\n" % (
+                " / ".join("%.0f" % b for b in idle), "%.0f" % statistics.median(idle)))
+    if stdio:
+        rows = Rows(stdio, args.window)
+        print_targets("stdio targets", rows, STDIO_WORKLOADS,
+                      targets(rows, STDIO_WORKLOADS, STDIO_RMCP, python=False))
+    loads = [r["load1"] for r in http + stdio if "load1" in r]
+    if loads:
+        print("One-minute load average during the run: %.2f-%.2f\n" % (min(loads), max(loads)))
+    if http or stdio:
+        print("### Medians side by side (window %d)\n" % args.window)
+        print("| workload | transport | ours calls/s | best rmcp calls/s | Python calls/s | "
+              "floor calls/s | ours CPU µs/call | best rmcp CPU µs/call | Python CPU µs/call | "
+              "floor CPU µs/call | ours p99 µs | best rmcp p99 µs |")
+        print("|---|---" + "|---:" * 10 + "|")
+        n = lambda x, d=0: "–" if x is None else ("{:,.%df}" % d).format(x)
+        for data, workloads, rmcp, transport in [(http, HTTP_WORKLOADS, HTTP_RMCP, None),
+                                                 (stdio, STDIO_WORKLOADS, STDIO_RMCP, "stdio")]:
+            if not data:
+                continue
+            rows = Rows(data, args.window)
+            for w in workloads:
+                py = PYTHON[w] if transport is None else None
+                m = lambda server, key: rows.median(w, server, key) if server else None
+                print("| %s | %s | %s |" % (w, transport or MODE[w], " | ".join([
+                    n(m("ours", "calls_per_s")),
+                    n(rows.best_median(w, rmcp, "calls_per_s", max)),
+                    n(m(py, "calls_per_s")),
+                    n(m("floor", "calls_per_s")),
+                    n(m("ours", "cpu_us_per_call"), 1),
+                    n(rows.best_median(w, rmcp, "cpu_us_per_call", min), 1),
+                    n(m(py, "cpu_us_per_call")),
+                    n(m("floor", "cpu_us_per_call"), 1),
+                    n(m("ours", "p99_us")),
+                    n(rows.best_median(w, rmcp, "p99_us", min)),
+                ])))
+        print()
+
+
+if __name__ == "__main__":
+    main()
