@@ -20,6 +20,9 @@ use bytes::{BufMut, BytesMut};
 use futures_util::stream::{BoxStream, Stream, StreamExt};
 use serde::Serialize;
 
+/// The first line of every event this endpoint sends.
+const NAMED: &[u8] = b"event: message\n";
+
 /// One event of a stream, framed as it is written.
 #[must_use]
 pub(super) struct Event(BytesMut);
@@ -28,7 +31,7 @@ impl Event {
     /// `event: message` and then the fields each builder adds; the blank line comes at the end.
     fn named() -> Event {
         let mut buf = BytesMut::with_capacity(256);
-        buf.put_slice(b"event: message\n");
+        buf.put_slice(NAMED);
         Event(buf)
     }
 
@@ -82,7 +85,8 @@ fn json_message(value: &impl Serialize) -> Event {
 /// Appends one message's event to `buf`, all but the blank line that ends it.
 fn write_json_message(buf: &mut BytesMut, value: &impl Serialize) {
     let start = buf.len();
-    buf.put_slice(b"event: message\ndata: ");
+    buf.put_slice(NAMED);
+    buf.put_slice(b"data: ");
     match serde_json::to_writer(buf.writer(), value) {
         Ok(()) => buf.put_u8(b'\n'),
         Err(e) => {

@@ -26,9 +26,10 @@ use std::time::Duration;
 use axum::http::{HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 
+use super::names::SESSION_ID;
 use super::relay;
 use super::store::{Relay, RelayKind, SessionRecord, SessionStore, StoreError};
-use super::{Endpoint, HttpOptions, Refusal, SERVER_BUSY, SESSION_ID, json_response};
+use super::{Endpoint, HttpOptions, Refusal, SERVER_BUSY, json_response};
 use crate::context::connection::{Connection, lock};
 use crate::error::codes;
 use crate::protocol::Incoming;
