@@ -167,10 +167,13 @@ async fn a_cancelled_listen_hears_nothing_from_the_moment_its_cancellation_is_re
         (&mut answer).now_or_never().is_none(),
         "a listen stays open"
     );
-    let ack = written.try_recv().unwrap();
+    let ack = written.try_recv().unwrap().into_value();
     assert_eq!(ack["method"], "notifications/subscriptions/acknowledged");
     assert_eq!(updates.updated("notes://a"), 1);
-    assert_eq!(written.try_recv().unwrap()["params"]["uri"], "notes://a");
+    assert_eq!(
+        written.try_recv().unwrap().into_value()["params"]["uri"],
+        "notes://a"
+    );
 
     let cancel = json!({"jsonrpc": "2.0", "method": "notifications/cancelled",
                         "params": {"requestId": 1}});

@@ -13,18 +13,9 @@ pub enum Era {
     Stateless,
 }
 
-/// A `notifications/progress` the server sent.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Progress {
-    /// The request's progress token (this client uses the request id).
-    pub token: Value,
-    /// Work done so far.
-    pub progress: f64,
-    /// Total work, when known.
-    pub total: Option<f64>,
-    /// A message.
-    pub message: Option<String>,
-}
+/// A `notifications/progress` the server sent (the type the server sends it as; this client's
+/// progress token is the request id).
+pub use crate::context::outgoing::Progress;
 
 /// A `notifications/message` the server sent.
 #[derive(Debug, Clone, PartialEq)]

@@ -13,6 +13,7 @@ use std::sync::{Arc, Mutex};
 use serde_json::Value;
 use tokio::sync::oneshot;
 
+use crate::context::outgoing::Outgoing;
 use crate::context::queue;
 
 use crate::error::ProtocolError;
@@ -27,9 +28,9 @@ pub struct Connection {
 }
 
 pub(crate) struct ConnectionInner {
-    out: queue::Sender<Value>,
+    out: queue::Sender<Outgoing>,
     /// Per-request sinks (see [`Connection::route_request`]).
-    routes: Mutex<HashMap<RequestId, queue::Sender<Value>>>,
+    routes: Mutex<HashMap<RequestId, queue::Sender<Outgoing>>>,
     pub(crate) session: Mutex<Session>,
     pub(crate) in_flight: Mutex<HashMap<RequestId, CancelToken>>,
     /// The id its tasks are stored under (handshake era), made when it starts its first.
@@ -84,7 +85,7 @@ pub enum PeerRequestError {
 impl Connection {
     /// A new connection and the receiver of the messages the server writes to it (responses,
     /// notifications and server-to-client requests), in the order they are produced.
-    pub fn new() -> (Connection, queue::Receiver<Value>) {
+    pub fn new() -> (Connection, queue::Receiver<Outgoing>) {
         let (out, rx) = queue::channel();
         let conn = Connection {
             inner: Arc::new(ConnectionInner {
@@ -104,7 +105,7 @@ impl Connection {
 
     /// Queues a message for the client. Dropped silently once the transport is gone.
     pub fn send(&self, message: Value) {
-        let _ = self.inner.out.send(message);
+        let _ = self.inner.out.send(Outgoing::Json(message));
     }
 
     /// Sends the messages about the request `id` (its progress and log notifications and the
@@ -113,7 +114,7 @@ impl Connection {
     ///
     /// HTTP uses this to put a request's notifications on that request's own response stream;
     /// stdio does not, and everything goes to the one receiver in production order.
-    pub fn route_request(&self, id: RequestId, sink: queue::Sender<Value>) -> RouteGuard {
+    pub fn route_request(&self, id: RequestId, sink: queue::Sender<Outgoing>) -> RouteGuard {
         lock(&self.inner.routes).insert(id.clone(), sink);
         RouteGuard {
             conn: self.clone(),
@@ -123,12 +124,14 @@ impl Connection {
 
     /// Queues a message that belongs to the request `about`: to its route if it has one, else
     /// to the connection's receiver.
-    pub(crate) fn send_about(&self, about: &RequestId, message: Value) {
+    pub(crate) fn send_about(&self, about: &RequestId, message: Outgoing) {
         match lock(&self.inner.routes).get(about) {
             Some(sink) => {
                 let _ = sink.send(message);
             }
-            None => self.send(message),
+            None => {
+                let _ = self.inner.out.send(message);
+            }
         }
     }
 
@@ -163,7 +166,7 @@ impl Connection {
         }
         let message = request_message(&id, method, params);
         match about {
-            Some(about) => self.send_about(about, message),
+            Some(about) => self.send_about(about, message.into()),
             None => self.send(message),
         }
         struct Forget<'a>(&'a Connection, &'a RequestId);

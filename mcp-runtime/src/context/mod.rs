@@ -6,11 +6,13 @@
 //! | this file | [`Context`]: progress, logging, cancellation, elicitation, the caller |
 //! | [`connection`] | one client connection: era, identity, requests in flight, the outgoing sink |
 //! | [`elicitation`] | the requested-schema profile and the answer's parsing |
+//! | [`outgoing`] | what that queue carries: JSON, or a progress notification kept typed |
 //! | [`queue`] | the queue a connection's outgoing messages wait in, empty until used |
 //! | `task.rs` | where a task's questions and status messages go once its call became a task |
 
 pub mod connection;
 pub mod elicitation;
+pub mod outgoing;
 pub mod queue;
 pub(crate) mod signal;
 pub(crate) mod task;
@@ -25,6 +27,7 @@ use serde_json::{Map, Value, json};
 
 use crate::context::connection::{CancelToken, Connection, Peer, PeerRequestError, lock};
 use crate::context::elicitation::{ElicitError, Elicitation, parse_answer, requested_schema};
+use crate::context::outgoing::{Outgoing, Progress};
 use crate::protocol::{
     ClientCapabilities, Implementation, LogLevel, RequestId, notification_message,
 };
@@ -91,9 +94,12 @@ impl RequestScope {
     }
 
     fn notify(&self, method: &str, params: Value) {
+        self.send(notification_message(method, params).into());
+    }
+
+    fn send(&self, message: Outgoing) {
         if !self.finished.load(Ordering::Acquire) {
-            self.conn
-                .send_about(&self.request, notification_message(method, params));
+            self.conn.send_about(&self.request, message);
         }
     }
 }
@@ -177,16 +183,12 @@ impl Context {
             }
             *last = Some(done);
         }
-        let mut params = Map::with_capacity(4);
-        params.insert("progressToken".into(), token.clone());
-        params.insert("progress".into(), json!(done));
-        if let Some(t) = total {
-            params.insert("total".into(), json!(t));
-        }
-        if let Some(m) = message {
-            params.insert("message".into(), m.into());
-        }
-        scope.notify("notifications/progress", Value::Object(params));
+        scope.send(Outgoing::Progress(Progress {
+            token: token.clone(),
+            progress: done,
+            total,
+            message: message.map(str::to_owned),
+        }));
     }
 
     /// Sends a log message (`notifications/message`) when the client wants this level: in the

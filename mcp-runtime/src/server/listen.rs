@@ -84,7 +84,7 @@ impl Listens {
             cancelled: cancelled.clone(),
             end: CancelToken::new(),
         });
-        conn.send_about(id, acknowledged(id, &listen.granted));
+        conn.send_about(id, acknowledged(id, &listen.granted).into());
         open.push(listen.clone());
         Ok(listen)
     }
@@ -101,7 +101,7 @@ impl Listens {
         let mut told = 0;
         for listen in open.iter().filter(|l| l.hears(change)) {
             let message = change.notification(Some(&listen.id));
-            listen.conn.send_about(&listen.id, message);
+            listen.conn.send_about(&listen.id, message.into());
             told += 1;
         }
         told

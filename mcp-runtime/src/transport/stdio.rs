@@ -112,16 +112,6 @@ pub fn encode_message(buf: &mut Vec<u8>, message: &Value) -> io::Result<()> {
     Ok(())
 }
 
-/// Appends one message to the writer's batch; a message that cannot be encoded is logged and
-/// skipped.
-fn encode_into(buf: &mut Vec<u8>, message: &Value) {
-    let start = buf.len();
-    if let Err(e) = encode_message(buf, message) {
-        buf.truncate(start);
-        tracing::error!(error = %e, "encoding a message failed");
-    }
-}
-
 /// A response on its way to the writer. Notifications and requests the server sends come
 /// through the connection's channel; a response to a tool call (the bulk of the traffic) comes
 /// here, typed, and is encoded once, into the write buffer.
@@ -136,7 +126,7 @@ enum Outbound {
 impl Outbound {
     fn encode_into(self, buf: &mut Vec<u8>) {
         match self {
-            Outbound::Value(value) => encode_into(buf, &value),
+            Outbound::Value(value) => encode_typed(buf, &value),
             Outbound::Reply(reply) => encode_typed(buf, &reply),
             Outbound::Batch(answers) => encode_typed(buf, &answers),
         }
@@ -151,7 +141,7 @@ fn encode_typed(buf: &mut Vec<u8>, message: &impl serde::Serialize) {
         Ok(()) => buf.push(b'\n'),
         Err(e) => {
             buf.truncate(start);
-            tracing::error!(error = %e, "encoding a response failed");
+            tracing::error!(error = %e, "encoding a message failed");
         }
     }
 }
@@ -354,7 +344,7 @@ impl Server {
                 tokio::select! {
                     biased;
                     m = outgoing.recv() => match m {
-                        Some(m) => encode_into(&mut buf, &m),
+                        Some(m) => encode_typed(&mut buf, &m),
                         None => break,
                     },
                     Some(reply) = replies.recv() => {
@@ -365,7 +355,7 @@ impl Server {
                 }
                 while buf.len() < WRITE_BATCH_BYTES {
                     if let Some(m) = outgoing.try_recv() {
-                        encode_into(&mut buf, &m);
+                        encode_typed(&mut buf, &m);
                     } else if let Ok(reply) = replies.try_recv() {
                         replies_tx.taken(max_queued);
                         reply.encode_into(&mut buf);

@@ -8,7 +8,6 @@ use std::task::Poll;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use futures_util::stream::{self, StreamExt};
-use serde_json::Value;
 use tokio::sync::oneshot;
 use tokio::task::JoinHandle;
 
@@ -19,6 +18,7 @@ use super::session::InFlight;
 use super::sse::{sse, sse_complete};
 use super::stateless::stateless_status;
 use crate::context::connection::Connection;
+use crate::context::outgoing::Outgoing;
 use crate::context::queue;
 use crate::protocol::Incoming;
 use crate::server::Reply;
@@ -45,7 +45,7 @@ pub(super) async fn dispatch(
     lifetime: Lifetime,
     slot: Option<InFlight>,
     resumable: Option<&str>,
-    alone: Option<queue::Receiver<Value>>,
+    alone: Option<queue::Receiver<Outgoing>>,
 ) -> Response {
     let req_id = match &message {
         Incoming::Request(req) => req.id.clone(),
@@ -59,7 +59,7 @@ pub(super) async fn dispatch(
     let (route, events) = match alone {
         Some(events) => (None, events),
         None => {
-            let (sink, events) = queue::channel::<Value>();
+            let (sink, events) = queue::channel::<Outgoing>();
             (Some(conn.route_request(req_id.clone(), sink)), events)
         }
     };
@@ -133,7 +133,7 @@ pub(super) async fn dispatch(
 /// One message of a call's response stream: what the call sends before its answer (progress, log
 /// messages, requests to the client), then the answer, kept typed so that its id stays exact.
 pub(super) enum Frame {
-    Message(Value),
+    Message(Outgoing),
     Answer(Reply),
 }
 
@@ -157,7 +157,7 @@ impl serde::Serialize for Frame {
 
 /// The messages routed to one call, then its answer.
 pub(super) struct Frames {
-    events: queue::Receiver<Value>,
+    events: queue::Receiver<Outgoing>,
     answer: Option<oneshot::Receiver<Option<Reply>>>,
 }
 

@@ -9,7 +9,6 @@ use std::task::{Context as TaskContext, Poll};
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use futures_util::stream::{self, Stream, StreamExt};
-use serde_json::Value;
 use tokio_util::sync::CancellationToken;
 
 use super::super::guard::check_get_media;
@@ -22,6 +21,7 @@ use super::super::store::{EventId, EventKind, Relay, RelayKind};
 use super::super::{Endpoint, Refusal, header_str};
 use super::{Session, find_session, store_failed};
 use crate::context::connection::lock;
+use crate::context::outgoing::Outgoing;
 use crate::context::queue;
 use crate::error::codes;
 
@@ -150,7 +150,7 @@ async fn session_of(endpoint: &Endpoint, headers: &HeaderMap) -> Result<Arc<Sess
 /// closes it, so a later `GET` picks up where it ended.
 struct SessionStream {
     session: Arc<Session>,
-    outgoing: Option<queue::Receiver<Value>>,
+    outgoing: Option<queue::Receiver<Outgoing>>,
     /// With a relay: tells the other replicas when the stream closes.
     announce: Option<Announce>,
 }
@@ -178,9 +178,9 @@ impl Announce {
 }
 
 impl Stream for SessionStream {
-    type Item = Value;
+    type Item = Outgoing;
 
-    fn poll_next(mut self: Pin<&mut Self>, cx: &mut TaskContext<'_>) -> Poll<Option<Value>> {
+    fn poll_next(mut self: Pin<&mut Self>, cx: &mut TaskContext<'_>) -> Poll<Option<Outgoing>> {
         match self.outgoing.as_mut() {
             Some(rx) => rx.poll_recv(cx),
             None => Poll::Ready(None),

@@ -5,17 +5,17 @@ use std::collections::BTreeSet;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
-use serde_json::Value;
 use tokio_util::sync::CancellationToken;
 
 use crate::context::connection::{Connection, Handshake, Peer, lock};
+use crate::context::outgoing::Outgoing;
 use crate::context::queue;
 use crate::transport::http::store::{SessionRecord, now_ms};
 
 /// A handshake-era session: its connection, and the server-to-client stream a `GET` takes.
 pub(in crate::transport::http) struct Session {
     pub(in crate::transport::http) conn: Connection,
-    pub(in crate::transport::http) outgoing: Mutex<Option<queue::Receiver<Value>>>,
+    pub(in crate::transport::http) outgoing: Mutex<Option<queue::Receiver<Outgoing>>>,
     /// Requests of this session whose calls have not answered yet.
     requests: AtomicUsize,
     /// The record as the store last had it.
@@ -33,7 +33,7 @@ pub(in crate::transport::http) struct Session {
 impl Session {
     pub(super) fn new(
         conn: Connection,
-        outgoing: queue::Receiver<Value>,
+        outgoing: queue::Receiver<Outgoing>,
         record: Arc<SessionRecord>,
     ) -> Arc<Session> {
         Arc::new(Session {
