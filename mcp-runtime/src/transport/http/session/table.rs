@@ -65,7 +65,10 @@ impl Table {
     pub(super) fn touch(&mut self, id: &str) -> Option<Arc<Session>> {
         let use_seq = self.next_use();
         let entry = self.by_id.get_mut(id)?;
-        let key = (self.by_use.remove(&entry.use_seq)).unwrap_or_else(|| id.into());
+        let key = self
+            .by_use
+            .remove(&entry.use_seq)
+            .unwrap_or_else(|| id.into());
         entry.use_seq = use_seq;
         entry.last_seen = Instant::now();
         self.by_use.insert(use_seq, key);
