@@ -7,6 +7,7 @@
 //! the receiver [`Connection::new`] returned.
 
 use std::collections::HashMap;
+use std::collections::hash_map::Entry;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
@@ -33,6 +34,8 @@ pub(crate) struct ConnectionInner {
     routes: Mutex<HashMap<RequestId, queue::Sender<Outgoing>>>,
     pub(crate) session: Mutex<Session>,
     pub(crate) in_flight: Mutex<HashMap<RequestId, CancelToken>>,
+    /// Made for one request and nothing else (see [`Connection::for_one_request`]).
+    pub(crate) one_request: bool,
     /// The id its tasks are stored under (handshake era), made when it starts its first.
     pub(crate) task_owner: std::sync::OnceLock<String>,
     pending: Mutex<HashMap<RequestId, oneshot::Sender<Result<Value, ProtocolError>>>>,
@@ -86,6 +89,20 @@ impl Connection {
     /// A new connection and the receiver of the messages the server writes to it (responses,
     /// notifications and server-to-client requests), in the order they are produced.
     pub fn new() -> (Connection, queue::Receiver<Outgoing>) {
+        Connection::make(false)
+    }
+
+    /// A connection that carries exactly one request (a stateless HTTP request): its request is
+    /// not entered in the in-flight table, since no other request can reuse its id and nothing
+    /// can cancel it by id (`notifications/cancelled` has no session to arrive on); it ends when
+    /// its future is dropped. The table's entry cost a stateless call about 1,300 instructions:
+    /// a map allocated for one key, and its id hashed twice (callgrind, BENCHMARKS.md).
+    #[cfg(feature = "http")]
+    pub(crate) fn for_one_request() -> (Connection, queue::Receiver<Outgoing>) {
+        Connection::make(true)
+    }
+
+    fn make(one_request: bool) -> (Connection, queue::Receiver<Outgoing>) {
         let (out, rx) = queue::channel();
         let conn = Connection {
             inner: Arc::new(ConnectionInner {
@@ -93,6 +110,7 @@ impl Connection {
                 routes: Mutex::new(HashMap::new()),
                 session: Mutex::new(Session::default()),
                 in_flight: Mutex::new(HashMap::new()),
+                one_request,
                 task_owner: std::sync::OnceLock::new(),
                 pending: Mutex::new(HashMap::new()),
                 next_id: AtomicU64::new(1),
@@ -243,6 +261,30 @@ impl Connection {
         self.inner.closed.load(Ordering::Acquire)
     }
 
+    /// Enters the client's request `id` in the in-flight table, where `notifications/cancelled`
+    /// finds its token, until the returned entry is dropped; `Err` when a request with this id
+    /// is in flight already. `Ok(None)` on a connection made for one request, which keeps no
+    /// table ([`Connection::for_one_request`]).
+    pub(crate) fn enter(
+        &self,
+        id: &RequestId,
+        cancel: &CancelToken,
+    ) -> Result<Option<InFlightEntry>, ()> {
+        if self.inner.one_request {
+            return Ok(None);
+        }
+        match lock(&self.inner.in_flight).entry(id.clone()) {
+            Entry::Occupied(_) => return Err(()),
+            Entry::Vacant(slot) => {
+                slot.insert(cancel.clone());
+            }
+        }
+        Ok(Some(InFlightEntry {
+            conn: self.clone(),
+            id: id.clone(),
+        }))
+    }
+
     /// Cancels the request with this id, if it is in flight.
     pub(crate) fn cancel(&self, id: &RequestId) -> bool {
         match lock(&self.inner.in_flight).get(id) {
@@ -256,6 +298,19 @@ impl Connection {
 
     pub(crate) fn lock_session(&self) -> std::sync::MutexGuard<'_, Session> {
         lock(&self.inner.session)
+    }
+}
+
+/// A request's place in its connection's in-flight table (see [`Connection::enter`]); dropping
+/// it removes the entry.
+pub(crate) struct InFlightEntry {
+    conn: Connection,
+    id: RequestId,
+}
+
+impl Drop for InFlightEntry {
+    fn drop(&mut self) {
+        lock(&self.conn.inner.in_flight).remove(&self.id);
     }
 }
 

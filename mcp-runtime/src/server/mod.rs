@@ -38,7 +38,6 @@
 //! | `reply.rs` | a response kept typed until a transport encodes it |
 //! | `span.rs` | the `tracing` span of each request, with OpenTelemetry's names for MCP |
 
-use std::collections::hash_map::Entry;
 use std::fmt;
 use std::future::Future;
 use std::pin::Pin;
@@ -251,44 +250,38 @@ impl Server {
 
     fn request(&self, mut req: Request, conn: &Connection) -> BoxFuture<'static, Option<Reply>> {
         let cancel = CancelToken::default();
-        {
-            let mut in_flight = lock(&conn.inner.in_flight);
-            match in_flight.entry(req.id.clone()) {
-                Entry::Occupied(_) => {
-                    let error = ProtocolError::invalid_request(
-                        "Invalid Request: a request with this id is already in flight",
-                    );
-                    return futures_util::future::ready(Some(Reply::error(Some(req.id), error)))
-                        .boxed();
-                }
-                Entry::Vacant(slot) => {
-                    slot.insert(cancel.clone());
-                }
-            }
-        }
+        // Removes the in-flight entry however the future below ends (finished or dropped).
+        let Ok(in_flight) = conn.enter(&req.id, &cancel) else {
+            let error = ProtocolError::invalid_request(
+                "Invalid Request: a request with this id is already in flight",
+            );
+            return futures_util::future::ready(Some(Reply::error(Some(req.id), error))).boxed();
+        };
+        let tracked = in_flight.is_some();
         let server = self.clone();
         let conn = conn.clone();
         let span = span::RequestSpan::new(&req, &conn);
         let instrumented = span.as_ref().map(|s| s.span.clone());
         let handled = async move {
-            // Removes the in-flight entry however this future ends (finished or dropped).
-            struct Done(Connection, RequestId);
-            impl Drop for Done {
-                fn drop(&mut self) {
-                    lock(&self.0.inner.in_flight).remove(&self.1);
-                }
-            }
-            let _done = Done(conn.clone(), req.id.clone());
+            let _in_flight = in_flight;
             // A panic anywhere in the handling (not only in a tool body) answers this request
             // with an internal error and leaves the connection and the server serving.
             let outcome = {
                 let routed = std::pin::pin!(server.route(&mut req, &conn, &cancel));
-                tokio::select! {
-                    biased;
-                    _ = cancel.cancelled() => Outcome::Cancelled,
-                    outcome = catch(routed) => outcome.unwrap_or_else(|panic| {
+                let answered = async {
+                    catch(routed).await.unwrap_or_else(|panic| {
                         Outcome::Answer(Err(internal_failure("request handling", &panic)))
-                    }),
+                    })
+                };
+                if tracked {
+                    tokio::select! {
+                        biased;
+                        _ = cancel.cancelled() => Outcome::Cancelled,
+                        outcome = answered => outcome,
+                    }
+                } else {
+                    // Nothing can cancel it by id: it ends when its future is dropped.
+                    answered.await
                 }
             };
             let body = match outcome {

@@ -66,7 +66,7 @@ pub(super) async fn stateless(
         )
         .with_id(&req.id));
     }
-    let (conn, outgoing) = Connection::new();
+    let (conn, outgoing) = Connection::for_one_request();
     let alone = Some(outgoing);
     Ok(dispatch(
         endpoint,
