@@ -44,6 +44,7 @@ pub async fn spawn_replica(bin: &str, args: &[&str]) -> (Child, String) {
 pub struct Nginx {
     /// The proxied MCP endpoint, `http://127.0.0.1:PORT/mcp`.
     pub url: String,
+    program: PathBuf,
     dir: PathBuf,
     child: Child,
 }
@@ -138,6 +139,7 @@ impl Nginx {
         }
         Some(Nginx {
             url: format!("http://127.0.0.1:{port}/mcp"),
+            program: nginx,
             dir,
             child,
         })
@@ -228,6 +230,25 @@ impl Entry {
 
 impl Drop for Nginx {
     fn drop(&mut self) {
+        // A SIGKILL reaches the master alone: its worker would live on, still listening on the
+        // port. nginx's fast shutdown (`-s stop`, SIGTERM through the pid file) stops both;
+        // SIGKILL only if the master has not exited after that.
+        let stop = std::process::Command::new(&self.program)
+            .arg("-p")
+            .arg(&self.dir)
+            .arg("-c")
+            .arg(self.dir.join("nginx.conf"))
+            .args(["-s", "stop"])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .status();
+        let deadline = std::time::Instant::now() + Duration::from_secs(5);
+        while stop.as_ref().is_ok_and(|s| s.success())
+            && matches!(self.child.try_wait(), Ok(None))
+            && std::time::Instant::now() < deadline
+        {
+            std::thread::sleep(Duration::from_millis(10));
+        }
         let _ = self.child.start_kill();
         let _ = std::fs::remove_dir_all(&self.dir);
     }
