@@ -24,15 +24,18 @@ pub enum Outgoing {
 
 /// The params of a `notifications/progress`: what a tool's `Context::progress` sends, and what
 /// the in-process client hands its `on_progress` callback.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Progress {
     /// The request's `progressToken`.
+    #[serde(rename = "progressToken")]
     pub token: Value,
     /// How much is done; grows from one report to the next.
     pub progress: f64,
     /// How much there is to do, when known.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub total: Option<f64>,
     /// What is being done.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub message: Option<String>,
 }
 
@@ -70,22 +73,6 @@ impl Serialize for Outgoing {
                 m.end()
             }
         }
-    }
-}
-
-impl Serialize for Progress {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let len = 2 + usize::from(self.total.is_some()) + usize::from(self.message.is_some());
-        let mut m = serializer.serialize_map(Some(len))?;
-        m.serialize_entry("progressToken", &self.token)?;
-        m.serialize_entry("progress", &self.progress)?;
-        if let Some(total) = &self.total {
-            m.serialize_entry("total", total)?;
-        }
-        if let Some(message) = &self.message {
-            m.serialize_entry("message", message)?;
-        }
-        m.end()
     }
 }
 
