@@ -1,6 +1,6 @@
 //! The accept loop of [`Server::serve_http_on`]: HTTP/1 connections with a header read timeout
-//! (slowloris), and a cap on connections served at once so that a flood gets `503` instead of
-//! exhausting the process's file descriptors.
+//! (slowloris; kept by `watch.rs`), and a cap on connections served at once so that a flood gets
+//! `503` instead of exhausting the process's file descriptors.
 //!
 //! [`Server::serve_http_on`]: crate::server::Server::serve_http_on
 
@@ -16,11 +16,12 @@ use http_body_util::{BodyExt, Limited};
 use hyper::body::Incoming;
 use hyper::server::conn::http1;
 use hyper_util::rt::{TokioIo, TokioTimer};
-use hyper_util::service::TowerToHyperService;
 use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
+use tower::ServiceExt;
 
 use super::options::HttpOptions;
+use super::watch::{Watch, Watchdog, WatchedBody, WatchedStream};
 use super::{Refusal, SERVER_BUSY};
 
 /// Connections over the cap that are answered `503` at once; past these, a connection is closed
@@ -48,6 +49,7 @@ pub(super) async fn serve(
         max_bytes: options.max_header_bytes,
     };
     let body_timeout = options.body_read_timeout;
+    let watchdog = Watchdog::start(head.timeout);
     loop {
         let stream = match listener.accept().await {
             Ok((stream, _peer)) => stream,
@@ -60,7 +62,8 @@ pub(super) async fn serve(
         };
         let _ = stream.set_nodelay(true);
         if let Ok(slot) = slots.clone().try_acquire_owned() {
-            tokio::spawn(serve_connection(stream, app.clone(), head, slot));
+            let watch = watchdog.watch();
+            tokio::spawn(serve_connection(stream, app.clone(), head, watch, slot));
         } else if let Ok(slot) = refusing.clone().try_acquire_owned() {
             tracing::warn!(
                 max = options.max_connections,
@@ -90,26 +93,44 @@ struct Head {
     max_bytes: usize,
 }
 
-/// An HTTP/1 connection builder whose clients have `head.timeout` to send each request's
-/// headers, and `head.max_bytes` for them (more gets `431 Request Header Fields Too Large`).
+/// An HTTP/1 connection builder whose requests' heads may be up to `head.max_bytes` (more gets
+/// `431 Request Header Fields Too Large`).
 fn http1_builder(head: Head) -> http1::Builder {
     let mut builder = http1::Builder::new();
-    builder
-        .timer(TokioTimer::new())
-        .header_read_timeout(head.timeout)
-        // hyper's own floor: a smaller read buffer would panic.
-        .max_buf_size(head.max_bytes.max(MIN_HEADER_BYTES));
+    // hyper's own floor: a smaller read buffer would panic.
+    builder.max_buf_size(head.max_bytes.max(MIN_HEADER_BYTES));
     builder
 }
 
 /// The smallest head limit hyper accepts (its read buffer's minimum).
 const MIN_HEADER_BYTES: usize = 8192;
 
-/// One connection within the cap, holding its `slot` until it closes.
-async fn serve_connection(stream: TcpStream, app: Router, head: Head, slot: OwnedSemaphorePermit) {
-    let service = TowerToHyperService::new(app);
+/// One connection within the cap, holding its `slot` until it closes. Its head deadline is kept
+/// by `watch` (the socket and each request's response body report to it).
+async fn serve_connection(
+    stream: TcpStream,
+    app: Router,
+    head: Head,
+    watch: Arc<Watch>,
+    slot: OwnedSemaphorePermit,
+) {
+    let io = WatchedStream {
+        stream,
+        watch: watch.clone(),
+    };
+    let service = hyper::service::service_fn(move |request: hyper::Request<Incoming>| {
+        let in_hand = watch.begin();
+        let response = app.clone().oneshot(request);
+        async move {
+            let response = response.await?;
+            Ok::<_, Infallible>(response.map(|body| WatchedBody {
+                body,
+                _in_hand: in_hand,
+            }))
+        }
+    });
     let result = http1_builder(head)
-        .serve_connection(TokioIo::new(stream), service)
+        .serve_connection(TokioIo::new(io), service)
         .await;
     if let Err(e) = result {
         tracing::debug!(error = %e, "an HTTP connection ended with an error");
@@ -137,7 +158,10 @@ async fn refuse_connection(
             .into_response(),
         )
     });
+    // Answered once and closed: hyper's timer keeps this one's head deadline.
     let result = http1_builder(head)
+        .timer(TokioTimer::new())
+        .header_read_timeout(head.timeout)
         .keep_alive(false)
         .serve_connection(TokioIo::new(stream), service)
         .await;
