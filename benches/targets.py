@@ -2,6 +2,8 @@
 """The performance issue's targets, read off one run of `benches/run.sh`, repeat by repeat.
 
     python3 benches/targets.py [--results benches/results] [--window 32]
+    python3 benches/targets.py --runs LABEL=DIR LABEL=DIR ...   # the targets run by run
+
 
 Reads `http.json` and `stdio.json` (each row one server, workload, window and repeat, as the
 driver writes them) and prints markdown: for every target its ratio in each repeat (every
@@ -10,6 +12,10 @@ the ratio of the medians; then the side-by-side table of medians. A ratio is alw
 inside one repeat, never across runs. "Best rmcp" is the better of rmcp's peers on that measure
 (over HTTP `rmcp-stateful` and `rmcp-json`; over stdio `rmcp-stdio`, `rmcp-pipes`,
 `rmcp-pipes-1t`).
+
+With `--runs`, each DIR holds one run's `http.json` and `stdio.json` (earlier runs: `git show
+COMMIT:benches/results/http.json`); it prints one row per target and workload, each run's median
+of the repeats and ratio of the medians, and in how many runs both statistics met the target.
 """
 
 import argparse
@@ -131,12 +137,77 @@ def print_targets(title, rows, workloads, found):
     print()
 
 
+# The issue's targets: (transport, target, workloads it applies to, bound, "max" or "min").
+BOUNDS = [
+    ("HTTP", "calls", HTTP_WORKLOADS, 2.0, "min"),
+    ("HTTP", "cpu-rmcp", HTTP_WORKLOADS, 0.4, "max"),
+    ("HTTP", "p99", HTTP_WORKLOADS, 0.5, "max"),
+    ("HTTP", "cpu-python", HTTP_WORKLOADS, 1 / 40, "max"),
+    ("HTTP", "cpu-floor", HTTP_WORKLOADS, 2.0, "max"),
+    ("stdio", "calls", ["valid", "invalid"], 3.0, "min"),
+    ("stdio", "cpu-rmcp", ["valid", "invalid"], 0.33, "max"),
+    ("stdio", "cpu-floor", ["valid"], 2.0, "max"),
+]
+NAMES = {"calls": "calls/s vs best rmcp", "cpu-rmcp": "CPU/call vs best rmcp",
+         "p99": "p99 vs best rmcp", "cpu-python": "CPU/call vs Python",
+         "cpu-floor": "CPU/call vs floor"}
+
+
+def run_by_run(runs, window):
+    """One row per target and workload: each run's two statistics, and how many runs met it."""
+    found = []
+    for label, path in runs:
+        per_run = {}
+        for transport, name in [("HTTP", "http.json"), ("stdio", "stdio.json")]:
+            file = os.path.join(path, name)
+            if not os.path.exists(file):
+                continue
+            rows = Rows(json.load(open(file)), window)
+            workloads = HTTP_WORKLOADS if transport == "HTTP" else STDIO_WORKLOADS
+            rmcp = HTTP_RMCP if transport == "HTTP" else STDIO_RMCP
+            for tname, _, per in targets(rows, workloads, rmcp, python=transport == "HTTP"):
+                what = [k for k, v in NAMES.items() if v == tname][0]
+                for w, (ratios, of_medians) in zip(workloads, per):
+                    present = [x for x in ratios if x is not None]
+                    median = statistics.median(present) if present else None
+                    per_run[(transport, what, w)] = (median, of_medians)
+        found.append((label, per_run))
+    print("### The targets run by run (window %d): median of the repeats / ratio of the medians\n"
+          % window)
+    print("| transport | target | workload | bound | " + " | ".join(l for l, _ in found)
+          + " | met (both statistics) |")
+    print("|---|---|---|---:" + "|---:" * len(found) + "|---|")
+    for transport, what, workloads, bound, kind in BOUNDS:
+        for w in workloads:
+            cells, met, counted = [], 0, 0
+            for _, per_run in found:
+                pair = per_run.get((transport, what, w))
+                if pair is None or None in pair:
+                    cells.append("–")
+                    continue
+                digits = 3 if what == "cpu-python" else 2
+                cells.append("%s / %s" % (fmt(pair[0], digits), fmt(pair[1], digits)))
+                ok = all(x >= bound if kind == "min" else x <= bound for x in pair)
+                counted += 1
+                met += ok
+            limit = ("≥ " if kind == "min" else "≤ ") + ("1/40" if what == "cpu-python"
+                                                           else "%g" % bound)
+            print("| %s | %s | %s | %s | %s | %d of %d |" % (
+                transport, NAMES[what], w, limit, " | ".join(cells), met, counted))
+    print()
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     here = os.path.dirname(os.path.abspath(__file__))
     parser.add_argument("--results", default=os.path.join(here, "results"))
     parser.add_argument("--window", type=int, default=32)
+    parser.add_argument("--runs", nargs="+", metavar="LABEL=DIR",
+                        help="print the targets run by run over these runs' results")
     args = parser.parse_args()
+    if args.runs:
+        run_by_run([tuple(r.split("=", 1)) for r in args.runs], args.window)
+        return
     http_path = os.path.join(args.results, "http.json")
     stdio_path = os.path.join(args.results, "stdio.json")
     http = json.load(open(http_path)) if os.path.exists(http_path) else []
