@@ -126,10 +126,11 @@ impl HttpOptions {
         /// How long a client may take to send a request's headers, from the connection's start or
         /// the end of its previous response, before the connection is closed (default 10 s; the
         /// defence against slowloris, and the limit on an idle keep-alive connection). A sweeper
-        /// closes such connections between the timeout and an eighth more; a connection with a
-        /// request in hand (a tool running, an event stream open) is never closed by it.
-        /// Applies to [`Server::serve_http_on`]; an application serving
-        /// [`router`] with its own server sets this on that server (hyper's `header_read_timeout`).
+        /// closes such connections at most one sweep late (it runs every eighth of the timeout,
+        /// at least every second and at most every 5 ms: by 11 s at the default); a connection
+        /// with a request in hand (a tool running, an event stream open) is never closed by it.
+        /// Applies to [`Server::serve_http_on`]; an application serving [`router`] with its own
+        /// server sets this on that server (hyper's `header_read_timeout`).
         ///
         /// [`Server::serve_http_on`]: crate::server::Server::serve_http_on
         /// [`router`]: super::router

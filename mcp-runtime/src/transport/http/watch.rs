@@ -7,7 +7,8 @@
 //! and one system call per request (callgrind, the tasks example's stateless calls). Here a
 //! connection only notes when a request comes into hand and when its response ends (an atomic
 //! count and a timestamp); one task per listener sweeps the connections every eighth of the
-//! timeout and closes those idle past it, between the timeout and an eighth more.
+//! timeout (at least every second, at most every 5 ms) and closes those idle past it, so a
+//! connection closes between the timeout and one sweep after it.
 //!
 //! A connection with a request in hand (its tool running, its event stream open) is never
 //! closed by this: that is the body read timeout's and the tool's own business.
