@@ -2,13 +2,14 @@
 //! without a timer per request: a client has the timeout, from the connection's start or from the
 //! end of its previous response, to send a request's headers; past it, the connection closes.
 //!
-//! hyper's own `header_read_timeout` arms a timer for each request, and to arm it polls the
-//! socket once more after every response (a read that finds nothing): about 2,300 instructions
-//! and one system call per request (callgrind, the tasks example's stateless calls). Here a
-//! connection only notes when a request comes into hand and when its response ends (an atomic
-//! count and a timestamp); one task per listener sweeps the connections every eighth of the
-//! timeout (at least every second, at most every 5 ms) and closes those idle past it, so a
-//! connection closes between the timeout and one sweep after it.
+//! hyper's own `header_read_timeout` arms a timer for each request (a boxed `Sleep`, entered in
+//! and removed from tokio's timer wheel), and to arm it makes one more pass of its connection
+//! loop after every response: 1,000-2,400 instructions per stateless call of the tasks example
+//! (callgrind), and 4-16 % of the CPU per call at 32 clients (BENCHMARKS.md, the A/B run of
+//! this change). Here a connection only notes when a request comes into hand and when its
+//! response ends (an atomic count and a timestamp); one task per listener sweeps the connections
+//! every eighth of the timeout (at least every second, at most every 5 ms) and closes those idle
+//! past it, so a connection closes between the timeout and one sweep after it.
 //!
 //! A connection with a request in hand (its tool running, its event stream open) is never
 //! closed by this: that is the body read timeout's and the tool's own business.
