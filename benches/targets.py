@@ -69,8 +69,14 @@ def fmt(x, digits=2):
     return "–" if x is None else ("%." + str(digits) + "f") % x
 
 
+# Each target's key, the name the tables give it, and the digits its ratios are printed with.
+NAMES = {"calls": ("calls/s vs best rmcp", 2), "cpu-rmcp": ("CPU/call vs best rmcp", 2),
+         "p99": ("p99 vs best rmcp", 2), "cpu-python": ("CPU/call vs Python", 3),
+         "cpu-floor": ("CPU/call vs floor", 2)}
+
+
 def targets(rows, workloads, rmcp, python, floor=True):
-    """[(target, digits, [per workload: (per-repeat ratios, ratio of medians)])]"""
+    """[(key, target, digits, [per workload: (per-repeat ratios, ratio of medians)])]"""
     def measure(workload, repeat, what):
         ours = lambda key: rows.get(workload, "ours", repeat, key)
         if what == "calls":
@@ -103,18 +109,14 @@ def targets(rows, workloads, rmcp, python, floor=True):
         }[what]()
 
     out = []
-    for what, name, digits in [("calls", "calls/s vs best rmcp", 2),
-                               ("cpu-rmcp", "CPU/call vs best rmcp", 2),
-                               ("p99", "p99 vs best rmcp", 2),
-                               ("cpu-python", "CPU/call vs Python", 3),
-                               ("cpu-floor", "CPU/call vs floor", 2)]:
+    for what, (name, digits) in NAMES.items():
         if what == "cpu-python" and not python:
             continue
         if what == "cpu-floor" and not floor:
             continue
         per = [([measure(w, rep, what) for rep in rows.repeats], of_medians(w, what))
                for w in workloads]
-        out.append((name, digits, per))
+        out.append((what, name, digits, per))
     return out
 
 
@@ -125,7 +127,7 @@ def print_targets(title, rows, workloads, found):
                                                         "ratio of the medians"]
     print("| " + " | ".join(header) + " |")
     print("|---" + "|---:" * (len(header) - 1) + "|")
-    for name, digits, per in found:
+    for _, name, digits, per in found:
         cells = [name]
         for i in range(len(rows.repeats)):
             cells.append(" / ".join(fmt(ratios[i], digits) for ratios, _ in per))
@@ -148,9 +150,6 @@ BOUNDS = [
     ("stdio", "cpu-rmcp", ["valid", "invalid"], 0.33, "max"),
     ("stdio", "cpu-floor", ["valid"], 2.0, "max"),
 ]
-NAMES = {"calls": "calls/s vs best rmcp", "cpu-rmcp": "CPU/call vs best rmcp",
-         "p99": "p99 vs best rmcp", "cpu-python": "CPU/call vs Python",
-         "cpu-floor": "CPU/call vs floor"}
 
 
 def run_by_run(runs, window):
@@ -165,8 +164,7 @@ def run_by_run(runs, window):
             rows = Rows(json.load(open(file)), window)
             workloads = HTTP_WORKLOADS if transport == "HTTP" else STDIO_WORKLOADS
             rmcp = HTTP_RMCP if transport == "HTTP" else STDIO_RMCP
-            for tname, _, per in targets(rows, workloads, rmcp, python=transport == "HTTP"):
-                what = [k for k, v in NAMES.items() if v == tname][0]
+            for what, _, _, per in targets(rows, workloads, rmcp, python=transport == "HTTP"):
                 for w, (ratios, of_medians) in zip(workloads, per):
                     present = [x for x in ratios if x is not None]
                     median = statistics.median(present) if present else None
@@ -185,7 +183,7 @@ def run_by_run(runs, window):
                 if pair is None or None in pair:
                     cells.append("–")
                     continue
-                digits = 3 if what == "cpu-python" else 2
+                digits = NAMES[what][1]
                 cells.append("%s / %s" % (fmt(pair[0], digits), fmt(pair[1], digits)))
                 ok = all(x >= bound if kind == "min" else x <= bound for x in pair)
                 counted += 1
@@ -193,7 +191,7 @@ def run_by_run(runs, window):
             limit = ("≥ " if kind == "min" else "≤ ") + ("1/40" if what == "cpu-python"
                                                            else "%g" % bound)
             print("| %s | %s | %s | %s | %s | %d of %d |" % (
-                transport, NAMES[what], w, limit, " | ".join(cells), met, counted))
+                transport, NAMES[what][0], w, limit, " | ".join(cells), met, counted))
     print()
 
 
