@@ -945,6 +945,71 @@ async fn the_endpoint_path_is_configurable() {
     assert_eq!(at("/api/tools").await.unwrap().status(), StatusCode::OK);
 }
 
+/// `serve_http_on` answers at the endpoint's path and nowhere else, as `router` does: a literal
+/// path is compared by the listener itself, one with a capture is matched by the router.
+#[tokio::test]
+async fn serve_http_on_answers_at_the_endpoint_path_only() {
+    let body = stateless_body(82, "tools/list", json!({}), json!({}));
+    let http = reqwest::Client::new();
+    let cases: [(&str, &[(&str, StatusCode)]); 3] = [
+        (
+            "/mcp",
+            &[
+                ("/mcp", StatusCode::OK),
+                ("/mcp/", StatusCode::NOT_FOUND),
+                ("/MCP", StatusCode::NOT_FOUND),
+                ("/other", StatusCode::NOT_FOUND),
+                ("/", StatusCode::NOT_FOUND),
+                ("/mcp?x=1", StatusCode::OK),
+            ],
+        ),
+        (
+            "/api/tools",
+            &[
+                ("/api/tools", StatusCode::OK),
+                ("/mcp", StatusCode::NOT_FOUND),
+                ("/api", StatusCode::NOT_FOUND),
+            ],
+        ),
+        (
+            "/t/{tenant}/mcp",
+            &[
+                ("/t/acme/mcp", StatusCode::OK),
+                ("/t/mcp", StatusCode::NOT_FOUND),
+                ("/mcp", StatusCode::NOT_FOUND),
+            ],
+        ),
+    ];
+    for (path, expected) in cases {
+        let served =
+            test_support::http::serve_guarded(&server(), HttpOptions::default().path(path)).await;
+        for &(at, status) in expected {
+            let r = http
+                .post(format!("http://{}{at}", served.addr))
+                .headers(headers(&LIST))
+                .body(body.to_string())
+                .send()
+                .await
+                .unwrap();
+            assert_eq!(r.status(), status, "{at} on an endpoint at {path}");
+            let text = r.text().await.unwrap();
+            if status == StatusCode::OK {
+                assert!(text.contains(r#""tools":["#), "{at}: {text}");
+            } else {
+                assert_eq!(text, "", "{at}");
+            }
+        }
+        // Any method reaches the endpoint, which answers those it does not serve with 405.
+        let r = http
+            .put(format!("http://{}{}", served.addr, expected[0].0))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(r.status(), StatusCode::METHOD_NOT_ALLOWED, "{path}");
+        assert!(r.headers().contains_key("allow"), "{path}");
+    }
+}
+
 /// Many sessions and stateless calls at once keep their answers apart.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn concurrent_sessions_get_their_own_answers() {

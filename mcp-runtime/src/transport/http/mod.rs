@@ -169,8 +169,8 @@ impl Server {
         if let Ok(addr) = listener.local_addr() {
             tracing::info!(%addr, path = options.endpoint(), "serving MCP over HTTP");
         }
-        let app = router(self, options.clone());
-        listener::serve(listener, app, &options).await
+        let endpoint = Arc::new(Endpoint::new(self, options.clone()));
+        listener::serve(listener, endpoint, &options).await
     }
 }
 
