@@ -23,7 +23,8 @@ misses, no kernel work (TCP, pipes, wake-ups), no waiting.
 - floor, with `--floor benches/target/release/floor`: the same HTTP requests (every workload,
   `sse` included: a request with a `progressToken` gets its canned event stream) sent to
   `floor http 127.0.0.1:0`, the least an HTTP server can do per call, for the ratio by
-  instructions.
+  instructions; with `--bare` (the same binary) run as `floor bare 127.0.0.1:0`: the same answers
+  from hyper alone, no axum and no `Value`.
 """
 
 import argparse
@@ -120,10 +121,12 @@ def stdio_ir(binary, workload, n, tmp):
     return total_ir(out_file)
 
 
-def http_ir(binary, workload, n, tmp, floor=False):
-    out_file = os.path.join(tmp, "%s-%s-%d.out" % ("floor" if floor else "http", workload, n))
+def http_ir(binary, workload, n, tmp, floor=None):
+    """`floor`: None for ours, else the floor's mode (`http`, or `bare` for hyper alone)."""
+    label = {None: "http", "http": "floor", "bare": "bare"}[floor]
+    out_file = os.path.join(tmp, "%s-%s-%d.out" % (label, workload, n))
     env = dict(os.environ, RUST_LOG="off")
-    command = [binary, "http", "127.0.0.1:0"] if floor else [binary, "--http", "127.0.0.1:0"]
+    command = [binary, floor, "127.0.0.1:0"] if floor else [binary, "--http", "127.0.0.1:0"]
     server = subprocess.Popen(valgrind(out_file) + command,
                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env)
     try:
@@ -180,6 +183,8 @@ def main():
                         "of `step` with a progressToken, answered as an event stream)")
     parser.add_argument("--floor", help="benches/floor: the same HTTP workloads (its `sse` too) "
                         "on the floor, run as `floor http ADDR`")
+    parser.add_argument("--bare", help="benches/floor again, run as `floor bare ADDR`: the same "
+                        "answers from hyper alone (no axum, no `Value`)")
     parser.add_argument("--n", type=int, default=2000)
     parser.add_argument("--workloads", default=",".join(HTTP_WORKLOADS),
                         help="of valid, invalid, list (both transports) and session (HTTP)")
@@ -191,18 +196,21 @@ def main():
     with tempfile.TemporaryDirectory() as scratch:
         tmp = args.keep or scratch
         os.makedirs(tmp, exist_ok=True)
-        floor_ir = lambda *a: http_ir(*a, floor=True)
+        floor_ir = lambda *a: http_ir(*a, floor="http")
+        bare_ir = lambda *a: http_ir(*a, floor="bare")
         for transport, binary, measure in [("stdio", args.stdio, stdio_ir),
                                            ("http", args.http, http_ir),
                                            ("http", args.sse, http_ir),
-                                           ("floor", args.floor, floor_ir)]:
+                                           ("floor", args.floor, floor_ir),
+                                           ("bare", args.bare, bare_ir)]:
             if not binary:
                 continue
             for workload in args.workloads.split(","):
                 served = WORKLOADS if transport == "stdio" else HTTP_WORKLOADS
                 # `sse` runs on the --sse binary, and only there.
                 if workload not in served or (
-                        transport != "floor" and (workload == "sse") != (binary == args.sse)):
+                        transport not in ("floor", "bare")
+                        and (workload == "sse") != (binary == args.sse)):
                     continue
                 base = measure(binary, workload, 0, tmp)
                 loaded = measure(binary, workload, args.n, tmp)

@@ -3,7 +3,8 @@
 # stdio, ours (the `tasks` example, stdio-only build), the same contract on rmcp over both of its
 # stdio transports, and the floor; over Streamable HTTP, ours (`tasks --http`), rmcp's
 # StreamableHttpService in axum (its defaults, and stateless with JSON responses), the official
-# Python SDK (stateless JSON, and with sessions) and the HTTP floor; the `sse` workload (a call
+# Python SDK (stateless JSON, and with sessions), the HTTP floor (axum) and `bare` (the floor's
+# answers from hyper alone, a bound under the floor); the `sse` workload (a call
 # that reports progress, answered as an event stream) runs each peer's `step` tool instead. Prints markdown tables of
 # medians and the ratios the targets are stated in, and writes every run as JSON for the charts
 # (`benches/charts.py`).
@@ -72,5 +73,6 @@ if [[ "$transports" == *http* ]]; then
     --peer "rmcp-stateful|sse|$bin/rmcp-tasks http progress {addr}" \
     --peer "rmcp-json|sse|$bin/rmcp-tasks http json progress {addr}" \
     --peer "python-sse|sse|$python progress" \
-    --peer "floor|stateless,session,sse|$bin/floor http {addr}"
+    --peer "floor|stateless,session,sse|$bin/floor http {addr}" \
+    --peer "bare|stateless,session,sse|$bin/floor bare {addr}"
 fi

@@ -19,8 +19,9 @@
 //! `MCP-Protocol-Version` / `Mcp-Method` / `Mcp-Name` headers), `session` (handshake era:
 //! `initialize` once per connection at 2025-06-18, then calls carrying `Mcp-Session-Id`), or
 //! both. `{addr}` in the command is replaced by a free loopback address the driver picked; the
-//! driver waits until it accepts connections. The first peer is "ours"; a peer named `floor`
-//! gets `FLOOR_RESPONSE_BYTES` set to ours' mean body size for the workload.
+//! driver waits until it accepts connections. The first peer is "ours"; a peer of the `floor`
+//! or `bare` family (`floor`, `bare`: the name up to its first `-`) gets `FLOOR_RESPONSE_BYTES`
+//! set to ours' mean body size for the workload.
 
 use std::collections::BTreeMap;
 use std::net::SocketAddr;
@@ -711,8 +712,8 @@ pub(crate) fn main(args: impl Iterator<Item = String>) -> Result<(), String> {
         for &w in &a.workloads {
             for &window in &a.windows {
                 for peer in a.peers.iter().filter(|p| p.serves(w)) {
-                    let bytes =
-                        (peer.name == "floor").then(|| floor_bytes.get(&w).copied().unwrap_or(256));
+                    let bytes = matches!(peer.family(), "floor" | "bare")
+                        .then(|| floor_bytes.get(&w).copied().unwrap_or(256));
                     let r = run(peer, w, window, (a.warmup, a.measure), bytes)
                         .map_err(|e| format!("{} {} W={window}: {e}", peer.name, w.name()))?;
                     if peer.name == ours.name {

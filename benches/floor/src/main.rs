@@ -14,6 +14,11 @@
 //! never checks afterwards; a request with a `progressToken` gets a `text/event-stream` answer
 //! (a canned progress notification, then the response). No header is validated, no session is
 //! kept.
+//!
+//! `floor bare [ADDR]` gives the same answers from hyper alone (HTTP/1.1, the same runtime): no
+//! axum, no routing (any method, any path), and the request read into borrowed fields (its id,
+//! method and progress token) instead of a `Value`: a bound under the floor, the least a server
+//! built on hyper can do per call.
 
 use std::io::{BufRead, BufReader, BufWriter, Write};
 
@@ -32,16 +37,62 @@ enum Kind {
 fn answer(message: &[u8], target: usize, out: &mut Vec<u8>) -> Option<Kind> {
     let message: serde_json::Value = serde_json::from_slice(message).ok()?;
     let id = message.get("id")?.to_string();
-    if message.get("method").and_then(|m| m.as_str()) == Some("initialize") {
+    let initialize = message.get("method").and_then(|m| m.as_str()) == Some("initialize");
+    let token = &message["params"]["_meta"]["progressToken"];
+    let token = (!token.is_null()).then(|| token.to_string());
+    Some(canned(&id, initialize, token.as_deref(), target, out))
+}
+
+/// The same answer with the message read into borrowed fields (its id, method and progress
+/// token as they are written) instead of a `Value`: what `floor bare` does.
+fn answer_borrowed(message: &[u8], target: usize, out: &mut Vec<u8>) -> Option<Kind> {
+    use serde_json::value::RawValue;
+    #[derive(serde::Deserialize)]
+    struct Message<'a> {
+        #[serde(borrow)]
+        id: Option<&'a RawValue>,
+        #[serde(borrow)]
+        method: Option<&'a str>,
+        #[serde(borrow)]
+        params: Option<Params<'a>>,
+    }
+    #[derive(serde::Deserialize)]
+    struct Params<'a> {
+        #[serde(rename = "_meta", borrow)]
+        meta: Option<Meta<'a>>,
+    }
+    #[derive(serde::Deserialize)]
+    struct Meta<'a> {
+        #[serde(rename = "progressToken", borrow)]
+        progress_token: Option<&'a RawValue>,
+    }
+    let message: Message = serde_json::from_slice(message).ok()?;
+    let token = message.params.and_then(|p| p.meta?.progress_token);
+    Some(canned(
+        message.id?.get(),
+        message.method == Some("initialize"),
+        token.map(RawValue::get),
+        target,
+        out,
+    ))
+}
+
+/// Writes the canned answer to a request with this id (JSON text): the `initialize` result, or
+/// a text result padded to `target` bytes (after a progress notification when there is a token).
+fn canned(
+    id: &str,
+    initialize: bool,
+    token: Option<&str>,
+    target: usize,
+    out: &mut Vec<u8>,
+) -> Kind {
+    if initialize {
         out.extend_from_slice(
             format!(r#"{{"jsonrpc":"2.0","id":{id},"result":{INITIALIZE}}}"#).as_bytes(),
         );
-        return Some(Kind::Initialize);
+        return Kind::Initialize;
     }
-    let token = &message["params"]["_meta"]["progressToken"];
-    let kind = if token.is_null() {
-        Kind::Other
-    } else {
+    let kind = if let Some(token) = token {
         // The progress notification, then the response, as event-stream data lines.
         out.extend_from_slice(
             format!(
@@ -51,6 +102,8 @@ fn answer(message: &[u8], target: usize, out: &mut Vec<u8>) -> Option<Kind> {
         );
         out.extend_from_slice(b"\n\ndata: ");
         Kind::Progress
+    } else {
+        Kind::Other
     };
     let head = r#"{"jsonrpc":"2.0","id":"#;
     let middle = r#","result":{"content":[{"type":"text","text":""#;
@@ -64,7 +117,7 @@ fn answer(message: &[u8], target: usize, out: &mut Vec<u8>) -> Option<Kind> {
     if kind == Kind::Progress {
         out.extend_from_slice(b"\n\n");
     }
-    Some(kind)
+    kind
 }
 
 fn stdio(target: usize) -> std::io::Result<()> {
@@ -115,14 +168,70 @@ fn http(target: usize, addr: &str) -> std::io::Result<()> {
         }
     };
     let app = axum::Router::new().route("/mcp", axum::routing::post(handler));
+    listen(
+        addr,
+        |listener| async move { axum::serve(listener, app).await },
+    )
+}
+
+/// Runs `serve` on tokio's multi-threaded runtime with a listener bound to `addr`, whose address
+/// is printed on stderr as `listening on ...`.
+fn listen<F: Future<Output = std::io::Result<()>>>(
+    addr: &str,
+    serve: impl FnOnce(tokio::net::TcpListener) -> F,
+) -> std::io::Result<()> {
     tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()?
         .block_on(async {
             let listener = tokio::net::TcpListener::bind(addr).await?;
             eprintln!("listening on http://{}/mcp", listener.local_addr()?);
-            axum::serve(listener, app).await
+            serve(listener).await
         })
+}
+
+/// `floor bare [ADDR]`: the same answers from hyper alone, on the same runtime: no router, no
+/// extractor, any method and path; the body collected, read into borrowed fields, answered.
+fn bare(target: usize, addr: &str) -> std::io::Result<()> {
+    use http_body_util::{BodyExt, Full};
+    use hyper::{Response, StatusCode, header};
+    listen(addr, |listener| async move {
+        loop {
+            let (stream, _) = listener.accept().await?;
+            let service = hyper::service::service_fn(
+                move |request: hyper::Request<hyper::body::Incoming>| async move {
+                    let body = request.into_body().collect().await?.to_bytes();
+                    let mut out = Vec::with_capacity(target + 64);
+                    let kind = answer_borrowed(&body, target + 1, &mut out);
+                    let mut response = Response::new(Full::new(bytes::Bytes::from(out)));
+                    let Some(kind) = kind else {
+                        *response.status_mut() = StatusCode::ACCEPTED;
+                        return Ok::<_, hyper::Error>(response);
+                    };
+                    let media = if kind == Kind::Progress {
+                        "text/event-stream"
+                    } else {
+                        "application/json"
+                    };
+                    let headers = response.headers_mut();
+                    headers.insert(
+                        header::CONTENT_TYPE,
+                        header::HeaderValue::from_static(media),
+                    );
+                    if kind == Kind::Initialize {
+                        headers.insert("mcp-session-id", header::HeaderValue::from_static("floor"));
+                    }
+                    Ok(response)
+                },
+            );
+            tokio::spawn(async move {
+                let io = hyper_util::rt::TokioIo::new(stream);
+                let _ = hyper::server::conn::http1::Builder::new()
+                    .serve_connection(io, service)
+                    .await;
+            });
+        }
+    })
 }
 
 fn main() -> std::io::Result<()> {
@@ -133,6 +242,9 @@ fn main() -> std::io::Result<()> {
     let args: Vec<String> = std::env::args().skip(1).collect();
     if args.first().map(String::as_str) == Some("http") {
         return http(target, args.get(1).map_or("127.0.0.1:0", String::as_str));
+    }
+    if args.first().map(String::as_str) == Some("bare") {
+        return bare(target, args.get(1).map_or("127.0.0.1:0", String::as_str));
     }
     stdio(target)
 }
