@@ -21,6 +21,7 @@ COLOURS = {
     "rmcp": "#1f77b4",
     "python": "#2ca02c",
     "floor": "#7f7f7f",
+    "bare": "#bcbcbc",
 }
 DASHES = ["", "6,3", "2,3", "8,3,2,3"]
 PANEL_W, PANEL_H = 420, 300
@@ -146,7 +147,7 @@ def main():
         if server == "floor-batch":
             continue  # the floor line is enough at this scale
         by_chart[(transport, workload)].append((server, pts))
-    order = ["ours", "rmcp", "python", "floor"]
+    order = ["ours", "rmcp", "python", "floor", "bare"]
     for (transport, workload), series in sorted(by_chart.items()):
         series.sort(key=lambda s: (order.index(family(s[0])) if family(s[0]) in order else 9, s[0]))
         path = charts / f"{transport}-{workload}.svg"

@@ -5,7 +5,7 @@
 //! | `mod.rs` | the header names, [`router`], [`Server::serve_http`], the method switch and `POST` |
 //! | `options.rs` | [`HttpOptions`] and its defaults |
 //! | `guard.rs` | the `Origin` and `Host` checks, media types, the body limit and timeout |
-//! | `listener.rs` | [`Server::serve_http_on`]'s accept loop: connection cap, each connection served |
+//! | `listener.rs` | [`Server::serve_http_on`]'s accept loop: connection cap, each connection served (the endpoint called without the router when its path is literal) |
 //! | `watch.rs` | the listener's header timeout: one sweeper per listener instead of a timer per request |
 //! | `session/` | handshake-era sessions: open, find, cap, idle sweep (`mod.rs`); the live table (`table.rs`), each live session (`live.rs`), the `GET` stream and `DELETE` (`getstream.rs`) |
 //! | `relay.rs` | a client message about a call on another replica, handed on through the store's relay |
