@@ -1010,6 +1010,19 @@ async fn serve_http_on_answers_at_the_endpoint_path_only() {
     }
 }
 
+/// A path that does not start with `/` is refused when serving starts, as `router` refuses it,
+/// not served as an endpoint that answers nothing but 404.
+#[tokio::test]
+#[should_panic(expected = "must start with a `/`")]
+async fn serve_http_on_refuses_a_path_without_a_leading_slash() {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let options = HttpOptions::default().path("mcp");
+    // Serving would run forever: a second passing without the panic fails the test.
+    let server = server();
+    let serving = server.serve_http_on(listener, options);
+    let _ = tokio::time::timeout(Duration::from_secs(1), serving).await;
+}
+
 /// Many sessions and stateless calls at once keep their answers apart.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn concurrent_sessions_get_their_own_answers() {

@@ -122,8 +122,11 @@ enum App {
 
 impl App {
     fn new(endpoint: Arc<Endpoint>) -> Self {
+        // Built either way: making it checks the path as `router` does (a path that does not
+        // start with `/` panics here, when serving starts, not later).
+        let router = super::serve_endpoint(endpoint.clone());
         if endpoint.options.path.contains(['{', '}']) {
-            App::Routed(super::serve_endpoint(endpoint))
+            App::Routed(router)
         } else {
             App::Direct(endpoint)
         }
