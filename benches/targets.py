@@ -4,7 +4,6 @@
     python3 benches/targets.py [--results benches/results] [--window 32]
     python3 benches/targets.py --runs LABEL=DIR LABEL=DIR ...   # the targets run by run
 
-
 Reads `http.json` and `stdio.json` (each row one server, workload, window and repeat, as the
 driver writes them) and prints markdown: for every target its ratio in each repeat (every
 server of a repeat ran in it, alternating with the others), the median of those ratios, and

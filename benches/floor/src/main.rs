@@ -25,7 +25,7 @@ use std::io::{BufRead, BufReader, BufWriter, Write};
 const INITIALIZE: &str = r#"{"protocolVersion":"2025-06-18","capabilities":{"tools":{"listChanged":false}},"serverInfo":{"name":"floor","version":"1.0.0"}}"#;
 
 /// What kind of request a message was.
-#[derive(PartialEq)]
+#[derive(Clone, Copy, PartialEq)]
 enum Kind {
     Initialize,
     /// A request with a `progressToken`: over HTTP its answer is an event stream.
@@ -144,8 +144,21 @@ fn stdio(target: usize) -> std::io::Result<()> {
     output.flush()
 }
 
+/// The headers of an answer of this kind: its media type, and a session id on `initialize`'s.
+fn set_headers(kind: Kind, headers: &mut axum::http::HeaderMap) {
+    let media = if kind == Kind::Progress {
+        "text/event-stream"
+    } else {
+        "application/json"
+    };
+    headers.insert(axum::http::header::CONTENT_TYPE, media.parse().unwrap());
+    if kind == Kind::Initialize {
+        headers.insert("mcp-session-id", "floor".parse().unwrap());
+    }
+}
+
 fn http(target: usize, addr: &str) -> std::io::Result<()> {
-    use axum::http::{StatusCode, header};
+    use axum::http::StatusCode;
     use axum::response::{IntoResponse, Response};
     let handler = move |body: bytes::Bytes| async move {
         let mut out = Vec::with_capacity(target + 64);
@@ -153,16 +166,7 @@ fn http(target: usize, addr: &str) -> std::io::Result<()> {
             None => StatusCode::ACCEPTED.into_response(),
             Some(kind) => {
                 let mut response = Response::new(axum::body::Body::from(out)).into_response();
-                let headers = response.headers_mut();
-                let media = if kind == Kind::Progress {
-                    "text/event-stream"
-                } else {
-                    "application/json"
-                };
-                headers.insert(header::CONTENT_TYPE, media.parse().unwrap());
-                if kind == Kind::Initialize {
-                    headers.insert("mcp-session-id", "floor".parse().unwrap());
-                }
+                set_headers(kind, response.headers_mut());
                 response
             }
         }
@@ -194,7 +198,7 @@ fn listen<F: Future<Output = std::io::Result<()>>>(
 /// extractor, any method and path; the body collected, read into borrowed fields, answered.
 fn bare(target: usize, addr: &str) -> std::io::Result<()> {
     use http_body_util::{BodyExt, Full};
-    use hyper::{Response, StatusCode, header};
+    use hyper::{Response, StatusCode};
     listen(addr, |listener| async move {
         loop {
             let (stream, _) = listener.accept().await?;
@@ -204,24 +208,11 @@ fn bare(target: usize, addr: &str) -> std::io::Result<()> {
                     let mut out = Vec::with_capacity(target + 64);
                     let kind = answer_borrowed(&body, target + 1, &mut out);
                     let mut response = Response::new(Full::new(bytes::Bytes::from(out)));
-                    let Some(kind) = kind else {
-                        *response.status_mut() = StatusCode::ACCEPTED;
-                        return Ok::<_, hyper::Error>(response);
-                    };
-                    let media = if kind == Kind::Progress {
-                        "text/event-stream"
-                    } else {
-                        "application/json"
-                    };
-                    let headers = response.headers_mut();
-                    headers.insert(
-                        header::CONTENT_TYPE,
-                        header::HeaderValue::from_static(media),
-                    );
-                    if kind == Kind::Initialize {
-                        headers.insert("mcp-session-id", header::HeaderValue::from_static("floor"));
+                    match kind {
+                        Some(kind) => set_headers(kind, response.headers_mut()),
+                        None => *response.status_mut() = StatusCode::ACCEPTED,
                     }
-                    Ok(response)
+                    Ok::<_, hyper::Error>(response)
                 },
             );
             tokio::spawn(async move {
@@ -240,11 +231,10 @@ fn main() -> std::io::Result<()> {
         .and_then(|v| v.parse().ok())
         .unwrap_or(256);
     let args: Vec<String> = std::env::args().skip(1).collect();
-    if args.first().map(String::as_str) == Some("http") {
-        return http(target, args.get(1).map_or("127.0.0.1:0", String::as_str));
+    let addr = args.get(1).map_or("127.0.0.1:0", String::as_str);
+    match args.first().map(String::as_str) {
+        Some("http") => http(target, addr),
+        Some("bare") => bare(target, addr),
+        _ => stdio(target),
     }
-    if args.first().map(String::as_str) == Some("bare") {
-        return bare(target, args.get(1).map_or("127.0.0.1:0", String::as_str));
-    }
-    stdio(target)
 }
