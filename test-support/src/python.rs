@@ -70,8 +70,18 @@ pub fn passed_summary(stdout: &str, status: ExitStatus) -> &str {
         .lines()
         .find_map(|l| l.strip_prefix("summary: "))
         .unwrap_or_else(|| panic!("the script printed no summary (exit {status:?})"));
-    assert!(status.success(), "interop failures: {summary}");
-    assert!(summary.ends_with(", 0 failed"), "{summary}");
+    // The failed checks in the message itself: a long log may be cut before the lines above.
+    let failed: Vec<&str> = stdout.lines().filter(|l| l.starts_with("FAIL ")).collect();
+    assert!(
+        status.success(),
+        "interop failures: {summary}\n{}",
+        failed.join("\n")
+    );
+    assert!(
+        summary.ends_with(", 0 failed"),
+        "{summary}\n{}",
+        failed.join("\n")
+    );
     summary
 }
 
@@ -102,6 +112,24 @@ mod tests {
     #[test]
     fn the_passed_count_is_read_from_the_summary() {
         assert_eq!(passed_count("ok a\nsummary: 12 passed, 0 failed\n"), 12);
+    }
+
+    #[test]
+    fn a_failed_script_names_its_failed_checks_in_the_panic() {
+        use std::os::unix::process::ExitStatusExt;
+        let stdout = "ok auto a\nFAIL auto progress reports: [1.0]\nsummary: 1 passed, 1 failed\n";
+        let panic = std::panic::catch_unwind(|| passed_summary(stdout, ExitStatus::from_raw(256)))
+            .unwrap_err();
+        let message = panic.downcast_ref::<String>().unwrap();
+        assert!(
+            message.contains("FAIL auto progress reports: [1.0]"),
+            "{message}"
+        );
+        let ok = "ok auto a\nsummary: 1 passed, 0 failed\n";
+        assert_eq!(
+            passed_summary(ok, ExitStatus::from_raw(0)),
+            "1 passed, 0 failed"
+        );
     }
 
     #[test]

@@ -25,6 +25,8 @@ pub struct Probe {
     pub max_running: AtomicUsize,
     /// Cancellations `watch_cancel` saw through `Context::cancelled`.
     pub saw_cancel: std::sync::Arc<AtomicUsize>,
+    /// The late reports of `count` calls, each waiting for the next `slow` call to start.
+    pub late_reports: Mutex<Vec<tokio::sync::oneshot::Sender<()>>>,
 }
 
 /// Return the text unchanged.
@@ -65,6 +67,9 @@ pub async fn slow(probe: &Probe, ms: u64) -> String {
                 self.0.dropped.fetch_add(1, Ordering::SeqCst);
             }
         }
+    }
+    for release in std::mem::take(&mut *probe.late_reports.lock().unwrap()) {
+        let _ = release.send(());
     }
     probe.started.fetch_add(1, Ordering::SeqCst);
     let now = probe.running.fetch_add(1, Ordering::SeqCst) + 1;
@@ -123,9 +128,11 @@ pub async fn watch_cancel(ctx: &Context, probe: &Probe) -> String {
 }
 
 /// Count to `steps`, reporting progress `1..=steps` of `steps`; then a report that does not grow
-/// and one from a task that outlives the call, both of which must be dropped.
+/// and one from a task that outlives the call, both of which must be dropped. The late report is
+/// made when the next `slow` call starts: after this call's answer, whatever the machine's load
+/// (a timer would race the answer on a loaded machine).
 #[tool]
-pub async fn count(ctx: &Context, steps: u32) -> String {
+pub async fn count(ctx: &Context, probe: &Probe, steps: u32) -> String {
     for i in 1..=steps {
         ctx.progress(
             f64::from(i),
@@ -135,10 +142,13 @@ pub async fn count(ctx: &Context, steps: u32) -> String {
         tokio::task::yield_now().await;
     }
     ctx.progress(f64::from(steps), Some(f64::from(steps)), Some("again"));
+    let (release, released) = tokio::sync::oneshot::channel();
+    probe.late_reports.lock().unwrap().push(release);
     let late = ctx.clone();
     tokio::spawn(async move {
-        tokio::time::sleep(Duration::from_millis(20)).await;
-        late.progress(1e9, None, Some("late"));
+        if released.await.is_ok() {
+            late.progress(1e9, None, Some("late"));
+        }
     });
     format!("counted to {steps}")
 }

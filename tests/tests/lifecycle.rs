@@ -277,12 +277,13 @@ mod build {
             BuildError::Several(vec![
                 missing("slow"),
                 missing("stats"),
+                missing("count"),
                 missing("watch_cancel")
             ])
         );
         let text = err.to_string();
         assert!(text.contains("`slow`") && text.contains("Probe"), "{text}");
-        assert!(text.starts_with("3 problems:"), "{text}");
+        assert!(text.starts_with("4 problems:"), "{text}");
     }
 
     #[test]

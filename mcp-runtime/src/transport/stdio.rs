@@ -21,6 +21,8 @@ use tokio::task::JoinSet;
 
 use super::poll_once;
 use crate::context::connection::Connection;
+use crate::context::outgoing::Outgoing;
+use crate::context::queue;
 use crate::error::ProtocolError;
 use crate::protocol::{Incoming, error_response};
 use crate::server::Server;
@@ -144,6 +146,18 @@ fn encode_typed(buf: &mut Vec<u8>, message: &impl serde::Serialize) {
             tracing::error!(error = %e, "encoding a message failed");
         }
     }
+}
+
+/// Encodes `reply` after every message `outgoing` holds. A call queues what it sends about
+/// itself (progress, log messages) on `outgoing` before its answer on the other queue; the writer
+/// looks at `outgoing` first, but a call can queue both between that look and the look at the
+/// answers. Taking the answer makes those messages visible, and so they still go out before it:
+/// a client drops a progress notification that arrives after its request's answer.
+fn reply_after_sent(buf: &mut Vec<u8>, outgoing: &mut queue::Receiver<Outgoing>, reply: Outbound) {
+    while let Some(m) = outgoing.try_recv() {
+        encode_typed(buf, &m);
+    }
+    reply.encode_into(buf);
 }
 
 /// The answers waiting for the writer, counted so that the reader can wait for room.
@@ -349,7 +363,7 @@ impl Server {
                     },
                     Some(reply) = replies.recv() => {
                         replies_tx.taken(max_queued);
-                        reply.encode_into(&mut buf)
+                        reply_after_sent(&mut buf, &mut outgoing, reply);
                     }
                     _ = &mut drained_rx, if !drained => drained = true,
                 }
@@ -358,7 +372,7 @@ impl Server {
                         encode_typed(&mut buf, &m);
                     } else if let Ok(reply) = replies.try_recv() {
                         replies_tx.taken(max_queued);
-                        reply.encode_into(&mut buf);
+                        reply_after_sent(&mut buf, &mut outgoing, reply);
                     } else {
                         break;
                     }
