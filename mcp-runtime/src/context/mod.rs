@@ -164,7 +164,8 @@ impl Context {
 
     /// Reports progress as `notifications/progress`, when the request carried a
     /// `progressToken`; in a task, `message` also becomes the task's `statusMessage`. `done` must grow from one report to the next: a report that does not
-    /// is dropped, and so is any report made after the response went out.
+    /// is dropped, and so is any report made after the response went out. A report made before
+    /// the call returns reaches the client before its response, over every transport.
     pub fn progress(&self, done: f64, total: Option<f64>, message: Option<&str>) {
         let Some(scope) = &self.inner.scope else {
             return;
