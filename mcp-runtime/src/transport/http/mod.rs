@@ -4,7 +4,7 @@
 //! |---|---|
 //! | `mod.rs` | the header names, [`router`], [`Server::serve_http`], the method switch and `POST` |
 //! | `options.rs` | [`HttpOptions`] and its defaults |
-//! | `guard.rs` | the `Origin` and `Host` checks, media types, the body limit and timeout |
+//! | `guard.rs` | the headers every request reads, found in one pass; the `Origin` and `Host` checks, media types, the body limit and timeout |
 //! | `listener.rs` | [`Server::serve_http_on`]'s accept loop: connection cap, each connection served (the endpoint called without the router when its path is literal) |
 //! | `watch.rs` | the listener's header timeout: one sweeper per listener instead of a timer per request |
 //! | `session/` | handshake-era sessions: open, find, cap, idle sweep (`mod.rs`); the live table (`table.rs`), each live session (`live.rs`), the `GET` stream and `DELETE` (`getstream.rs`) |
@@ -287,24 +287,17 @@ fn json_response(status: StatusCode, body: &impl serde::Serialize) -> Response {
 /// Every request: the security checks, then the method.
 async fn handle(State(endpoint): State<Arc<Endpoint>>, request: Request) -> Response {
     let (parts, body) = request.into_parts();
-    if let Err(refusal) = guard::check_security(&endpoint.options, &parts.headers) {
+    let headers = guard::Headers::read(&parts.headers);
+    if let Err(refusal) = guard::check_security(&endpoint.options, &headers) {
         return refusal.into_response();
     }
-    // Two session ids: which one the client means is anyone's guess, so neither is taken; one
-    // that is not visible ASCII names no session we issued.
-    let mut session_ids = parts.headers.get_all(names::SESSION_ID).iter();
-    let malformed = match (session_ids.next(), session_ids.next()) {
-        (Some(_), Some(_)) => Some("more than one Mcp-Session-Id header"),
-        (Some(id), None) if id.to_str().is_err() => Some("Mcp-Session-Id is not visible ASCII"),
-        _ => None,
-    };
-    if let Some(why) = malformed {
+    if let Some(why) = headers.session_id_fault() {
         let message = format!("Bad Request: {why}");
         return Refusal::new(StatusCode::BAD_REQUEST, codes::INVALID_REQUEST, message)
             .into_response();
     }
     let result = match parts.method {
-        Method::POST => post(&endpoint, &parts.headers, body).await,
+        Method::POST => post(&endpoint, &headers, body).await,
         Method::GET => session::get(&endpoint, &parts.headers).await,
         Method::DELETE => session::delete(&endpoint, &parts.headers).await,
         _ => Err(Refusal::bare(StatusCode::METHOD_NOT_ALLOWED)),
@@ -338,12 +331,16 @@ fn header_str<'h>(headers: &'h HeaderMap, name: &HeaderName) -> Option<&'h str> 
 // ---- POST: one client message ----
 
 /// A `POST`: media types, body, then the era decides where the message goes.
-async fn post(endpoint: &Endpoint, headers: &HeaderMap, body: Body) -> Result<Response, Refusal> {
+async fn post(
+    endpoint: &Endpoint,
+    headers: &guard::Headers<'_>,
+    body: Body,
+) -> Result<Response, Refusal> {
     guard::check_post_media(headers)?;
     let bytes =
         guard::read_body(body, endpoint.max_body, endpoint.options.body_read_timeout).await?;
-    let version = header_str(headers, &names::PROTOCOL_VERSION);
-    let session_id = header_str(headers, &names::SESSION_ID);
+    let version = headers.protocol_version();
+    let session_id = headers.session_id();
     if bytes.iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'[')
         && let Some(id) = session_id
     {

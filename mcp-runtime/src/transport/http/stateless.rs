@@ -10,8 +10,8 @@ use base64::engine::{GeneralPurpose, GeneralPurposeConfig};
 use serde_json::Value;
 
 use super::dispatch::{Lifetime, dispatch};
-use super::names::{METHOD, NAME, PROTOCOL_VERSION};
-use super::{Endpoint, Refusal, header_str};
+use super::guard::Headers;
+use super::{Endpoint, Refusal};
 use crate::context::connection::Connection;
 use crate::error::codes;
 use crate::protocol::stateless::{PROTOCOL_VERSION_KEY, unsupported_version};
@@ -45,7 +45,7 @@ pub(super) fn is_stateless_message(message: &Incoming, version: Option<&str>) ->
 /// A stateless message: header checks, then a connection of its own.
 pub(super) async fn stateless(
     endpoint: &Endpoint,
-    headers: &HeaderMap,
+    headers: &Headers<'_>,
     message: Incoming,
 ) -> Result<Response, Refusal> {
     let Incoming::Request(req) = &message else {
@@ -53,7 +53,7 @@ pub(super) async fn stateless(
         return Ok(StatusCode::ACCEPTED.into_response());
     };
     check_stateless_headers(headers, req)
-        .and_then(|()| check_param_headers(&endpoint.server, headers, req))
+        .and_then(|()| check_param_headers(&endpoint.server, headers.map, req))
         .map_err(|r| r.with_id(&req.id))?;
     if req.method == "initialize" {
         return Err(Refusal::new(
@@ -83,7 +83,7 @@ pub(super) async fn stateless(
 /// The stateless era's header rules: `MCP-Protocol-Version` present and equal to the `_meta`
 /// version (which must be one we serve), `Mcp-Method` equal to the method, `Mcp-Name` equal to
 /// the name the body carries.
-fn check_stateless_headers(headers: &HeaderMap, req: &RpcRequest) -> Result<(), Refusal> {
+fn check_stateless_headers(headers: &Headers, req: &RpcRequest) -> Result<(), Refusal> {
     let mismatch = |message: String| {
         Refusal::new(
             StatusCode::BAD_REQUEST,
@@ -91,7 +91,7 @@ fn check_stateless_headers(headers: &HeaderMap, req: &RpcRequest) -> Result<(), 
             format!("Header mismatch: {message}"),
         )
     };
-    let Some(version) = header_str(headers, &PROTOCOL_VERSION) else {
+    let Some(version) = headers.protocol_version() else {
         return Err(mismatch(
             "the MCP-Protocol-Version header is missing".into(),
         ));
@@ -114,7 +114,7 @@ fn check_stateless_headers(headers: &HeaderMap, req: &RpcRequest) -> Result<(), 
             )));
         }
     }
-    match header_str(headers, &METHOD) {
+    match headers.method() {
         Some(m) if m == req.method => {}
         Some(m) => {
             return Err(mismatch(format!(
@@ -143,10 +143,7 @@ fn check_stateless_headers(headers: &HeaderMap, req: &RpcRequest) -> Result<(), 
         .as_ref()
         .and_then(|p| member(p, field))
         .and_then(Value::as_str);
-    match (
-        named.then_some(body_name).flatten(),
-        header_str(headers, &NAME),
-    ) {
+    match (named.then_some(body_name).flatten(), headers.name()) {
         (Some(b), Some(h)) if b == h => Ok(()),
         (Some(b), Some(h)) => Err(mismatch(format!(
             "Mcp-Name is {h:?} but the body's `{field}` is {b:?}"
