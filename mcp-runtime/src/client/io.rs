@@ -4,6 +4,7 @@
 
 use super::listen;
 use super::*;
+use crate::protocol::Params;
 
 pub(super) fn str_field(v: &Value, key: &str) -> Result<String, ClientError> {
     v.get(key)
@@ -82,7 +83,9 @@ pub(super) async fn read_loop<R: AsyncRead + Unpin>(
                 }
             },
             Ok(Incoming::Notification(n)) => {
-                let params = Value::Object(n.params.unwrap_or_default());
+                let params = n
+                    .params
+                    .map_or_else(|| Value::Object(Map::new()), Params::into_value);
                 match n.method.as_str() {
                     "notifications/progress" => {
                         if let Some(f) = &inner.on_progress {
@@ -123,7 +126,9 @@ pub(super) async fn read_loop<R: AsyncRead + Unpin>(
             Ok(Incoming::Request(req)) => {
                 let inner = inner.clone();
                 tokio::spawn(async move {
-                    let params = Value::Object(req.params.unwrap_or_default());
+                    let params = req
+                        .params
+                        .map_or_else(|| Value::Object(Map::new()), Params::into_value);
                     let response = match (req.method.as_str(), &inner.elicitation) {
                         ("ping", _) => result_response(&req.id, json!({})),
                         ("elicitation/create", Some(handler)) => {

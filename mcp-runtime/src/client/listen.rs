@@ -39,7 +39,7 @@ pub(super) fn route(inner: &ClientInner, method: &str, params: &Value) {
             let granted = params.get("notifications").unwrap_or(&Value::Null);
             Event::Acknowledged(SubscriptionFilter::from_json(granted))
         }
-        _ => match Change::from_notification(method, params.as_object()) {
+        _ => match Change::from_notification(method, params.get("uri")) {
             Some(change) => Event::Change(change),
             None => return,
         },

@@ -3,7 +3,9 @@
 
 use serde_json::{Map, Value, json};
 
-use super::{ClientCapabilities, HANDSHAKE_VERSIONS, Implementation, LATEST_HANDSHAKE_VERSION};
+use super::{
+    ClientCapabilities, HANDSHAKE_VERSIONS, Implementation, LATEST_HANDSHAKE_VERSION, Params,
+};
 use crate::error::ProtocolError;
 
 /// What a client said in `initialize`.
@@ -19,7 +21,7 @@ pub struct InitializeParams {
 
 impl InitializeParams {
     /// Reads `initialize` params; a missing `protocolVersion` is -32602.
-    pub fn parse(params: Option<&Map<String, Value>>) -> Result<Self, ProtocolError> {
+    pub fn parse(params: Option<&Params>) -> Result<Self, ProtocolError> {
         let params = params.ok_or_else(|| {
             ProtocolError::invalid_params("initialize requires params with `protocolVersion`")
         })?;

@@ -2,10 +2,11 @@
 //! (the general `Value` path words the errors), classifies it as a request, a notification or a
 //! response, and rejects anything else with the error response it gets.
 
+use serde_json::Value;
 use serde_json::value::RawValue;
-use serde_json::{Map, Value};
 
 use super::error_response;
+use super::params::{ObjectOr, Params};
 use crate::error::ProtocolError;
 
 /// A JSON-RPC request id: a string or a number (MCP forbids `null`).
@@ -69,8 +70,8 @@ pub struct Request {
     pub id: RequestId,
     /// The method name.
     pub method: String,
-    /// The params object (`None` when absent).
-    pub params: Option<Map<String, Value>>,
+    /// The params object (`None` when absent or `null`).
+    pub params: Option<Params>,
 }
 
 /// A notification: a method, no id, no answer.
@@ -78,8 +79,8 @@ pub struct Request {
 pub struct Notification {
     /// The method name.
     pub method: String,
-    /// The params object (`None` when absent).
-    pub params: Option<Map<String, Value>>,
+    /// The params object (`None` when absent or `null`).
+    pub params: Option<Params>,
 }
 
 /// A response to a request this side sent.
@@ -174,7 +175,11 @@ impl Incoming {
             jsonrpc_ok: obj.get("jsonrpc").and_then(Value::as_str) == Some("2.0"),
             id: obj.remove("id").map(IdField::Value),
             method: obj.remove("method"),
-            params: obj.remove("params"),
+            params: match obj.remove("params") {
+                None | Some(Value::Null) => None,
+                Some(Value::Object(p)) => Some(ObjectOr::Object(Params::from_map(p))),
+                Some(other) => Some(ObjectOr::Other(other)),
+            },
             result: obj.remove("result"),
             error: obj.remove("error"),
         }
@@ -197,7 +202,7 @@ struct Fields<'a> {
     jsonrpc_ok: bool,
     id: Option<IdField<'a>>,
     method: Option<Value>,
-    params: Option<Value>,
+    params: Option<ObjectOr<Params>>,
     result: Option<Value>,
     error: Option<Value>,
 }
@@ -230,9 +235,9 @@ impl Fields<'_> {
         }
         let params = match self.params {
             // `null` is read as absent: lenient toward clients that serialize a missing field.
-            None | Some(Value::Null) => None,
-            Some(Value::Object(p)) => Some(p),
-            Some(_) => {
+            None => None,
+            Some(ObjectOr::Object(params)) => Some(params),
+            Some(ObjectOr::Other(_)) => {
                 return Err(Rejected::invalid(
                     answer_id,
                     "Invalid Request: `params` must be an object",
@@ -281,8 +286,9 @@ struct Wire<'a> {
     id: Option<&'a RawValue>,
     #[serde(default, deserialize_with = "present")]
     method: Option<Value>,
-    #[serde(default, deserialize_with = "present")]
-    params: Option<Value>,
+    /// Read straight into its fields; `null` is read as absent (`Option`'s own impl).
+    #[serde(default)]
+    params: Option<ObjectOr<Params>>,
     #[serde(default, deserialize_with = "present")]
     result: Option<Value>,
     #[serde(default, deserialize_with = "present")]

@@ -9,6 +9,7 @@
 //! | file | what it holds |
 //! |---|---|
 //! | `message.rs` | one incoming message: ids, requests, notifications, responses, rejections |
+//! | [`params`] | a message's `params`: `name`, `arguments` and `_meta` read into fields, the rest in a map |
 //! | `page.rs` | a list method's page, written from entries encoded once with their table |
 //! | this file | versions, the envelopes this side writes, log levels, identities, capabilities |
 //! | [`handshake`] | `initialize` and version negotiation (2025 eras) |
@@ -16,6 +17,7 @@
 //! | [`subscriptions`] | change notifications; the `subscriptions/listen` filter, acknowledgement and closing result (2026-07-28) |
 
 pub mod handshake;
+pub mod params;
 pub mod stateless;
 pub mod subscriptions;
 
@@ -48,6 +50,7 @@ pub use message::{
     Incoming, Notification, Rejected, Request, RequestId, Response, error_from_json,
 };
 pub(crate) use page::{Listing, Page};
+pub use params::{Meta, Params};
 
 // The envelopes below are built field by field: `json!` would pass each interpolated `Value`
 // through `serde_json::to_value`, a deep copy of the whole result on every response.
@@ -97,9 +100,9 @@ pub fn notification_message(method: &str, params: Value) -> Value {
     message([("method", method.into()), ("params", params)])
 }
 
-/// The `_meta` object of a params object, if any.
-pub fn params_meta(params: Option<&Map<String, Value>>) -> Option<&Map<String, Value>> {
-    member(params?, "_meta")?.as_object()
+/// The `_meta` object of a message's params, if any.
+pub fn params_meta(params: Option<&Params>) -> Option<&Meta> {
+    params?.meta.as_deref()
 }
 
 /// The member `key` of a JSON object, found by comparing keys in order when the object is small.
@@ -116,18 +119,6 @@ pub(crate) fn member<'a>(object: &'a Map<String, Value>, key: &str) -> Option<&'
         return object.get(key);
     }
     object.iter().find_map(|(k, v)| (k == key).then_some(v))
-}
-
-/// Takes the member `key` out of a JSON object (found as [`member`] finds it), leaving `null`
-/// in its place in a small object (a removal would hash the key).
-#[inline]
-pub(crate) fn take_member(object: &mut Map<String, Value>, key: &str) -> Option<Value> {
-    if object.len() > SCAN_MEMBERS {
-        return object.remove(key);
-    }
-    object
-        .iter_mut()
-        .find_map(|(k, v)| (k == key).then(|| v.take()))
 }
 
 /// [`member`] of a value that may not be an object.

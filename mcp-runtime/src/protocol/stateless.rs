@@ -9,7 +9,7 @@ use serde_json::value::RawValue;
 use serde_json::{Map, Value, json};
 
 use super::{
-    ClientCapabilities, Implementation, LogLevel, STATELESS_VERSIONS, member, supported_versions,
+    ClientCapabilities, Implementation, LogLevel, Meta, STATELESS_VERSIONS, supported_versions,
 };
 use crate::error::{ProtocolError, codes};
 
@@ -41,21 +41,23 @@ pub struct Envelope {
 }
 
 /// True when `_meta` carries the stateless protocol-version key, whatever its value.
-pub fn has_envelope(meta: Option<&Map<String, Value>>) -> bool {
-    meta.is_some_and(|m| m.contains_key(PROTOCOL_VERSION_KEY))
+pub fn has_envelope(meta: Option<&Meta>) -> bool {
+    meta.is_some_and(|m| m.protocol_version.is_some())
 }
 
 impl Envelope {
     /// Reads the envelope. A missing version or capabilities is -32602; a version we do not
     /// serve statelessly is -32022 with `{supported, requested}`.
-    pub fn parse(meta: Option<&Map<String, Value>>) -> Result<Envelope, ProtocolError> {
+    pub fn parse(meta: Option<&Meta>) -> Result<Envelope, ProtocolError> {
         let meta = meta.ok_or_else(|| {
             ProtocolError::invalid_params(format!(
                 "Invalid params: the request has no `_meta`; send `initialize` first, or put \
                  `{PROTOCOL_VERSION_KEY}` and `{CLIENT_CAPABILITIES_KEY}` in `params._meta`"
             ))
         })?;
-        let requested = member(meta, PROTOCOL_VERSION_KEY)
+        let requested = meta
+            .protocol_version
+            .as_ref()
             .and_then(Value::as_str)
             .ok_or_else(|| {
                 ProtocolError::invalid_params(format!(
@@ -67,7 +69,7 @@ impl Envelope {
             .find(|v| **v == requested)
             .copied()
             .ok_or_else(|| unsupported_version(requested))?;
-        let capabilities = match member(meta, CLIENT_CAPABILITIES_KEY) {
+        let capabilities = match &meta.client_capabilities {
             Some(c @ Value::Object(_)) => ClientCapabilities(c.clone()),
             _ => {
                 return Err(ProtocolError::invalid_params(format!(
@@ -75,7 +77,7 @@ impl Envelope {
                 )));
             }
         };
-        let log_level = match member(meta, LOG_LEVEL_KEY) {
+        let log_level = match &meta.log_level {
             None | Some(Value::Null) => None,
             Some(v) => Some(v.as_str().and_then(LogLevel::parse).ok_or_else(|| {
                 ProtocolError::invalid_params(format!(
@@ -86,7 +88,10 @@ impl Envelope {
         Ok(Envelope {
             version,
             capabilities,
-            client_info: member(meta, CLIENT_INFO_KEY).and_then(Implementation::from_json),
+            client_info: meta
+                .client_info
+                .as_ref()
+                .and_then(Implementation::from_json),
             log_level,
         })
     }

@@ -66,7 +66,7 @@ impl SubscriptionFilter {
     /// `SubscriptionsListenRequestParams` requires. A flag that is not a boolean, or
     /// `resourceSubscriptions` that is not an array of strings, is -32602; a URI given twice
     /// counts once; members of later revisions are ignored.
-    pub fn from_params(params: Option<&Map<String, Value>>) -> Result<Self, ProtocolError> {
+    pub fn from_params(params: Option<&super::Params>) -> Result<Self, ProtocolError> {
         let Some(Value::Object(filter)) = params.and_then(|p| p.get("notifications")) else {
             return Err(ProtocolError::invalid_params(
                 "Invalid params: `subscriptions/listen` needs an object `notifications` (the \
@@ -187,15 +187,14 @@ impl Change {
         }
     }
 
-    /// The change a notification tells of; `None` for any other notification.
-    pub fn from_notification(method: &str, params: Option<&Map<String, Value>>) -> Option<Self> {
+    /// The change a notification tells of, from its method and its params' `uri`; `None` for
+    /// any other notification.
+    pub fn from_notification(method: &str, uri: Option<&Value>) -> Option<Self> {
         Some(match method {
             "notifications/tools/list_changed" => Change::ToolsListChanged,
             "notifications/prompts/list_changed" => Change::PromptsListChanged,
             "notifications/resources/list_changed" => Change::ResourcesListChanged,
-            "notifications/resources/updated" => {
-                Change::ResourceUpdated(params?.get("uri")?.as_str()?.to_owned())
-            }
+            "notifications/resources/updated" => Change::ResourceUpdated(uri?.as_str()?.to_owned()),
             _ => return None,
         })
     }
@@ -261,7 +260,8 @@ mod tests {
 
     fn filter(notifications: Value) -> Result<SubscriptionFilter, i64> {
         let params = json!({ "notifications": notifications });
-        SubscriptionFilter::from_params(params.as_object()).map_err(|e| e.code)
+        let params = serde_json::from_value(params).unwrap();
+        SubscriptionFilter::from_params(Some(&params)).map_err(|e| e.code)
     }
 
     #[test]
@@ -296,7 +296,8 @@ mod tests {
             assert_eq!(filter(bad.clone()), Err(-32602), "{bad}");
         }
         assert_eq!(
-            SubscriptionFilter::from_params(json!({}).as_object()).map_err(|e| e.code),
+            SubscriptionFilter::from_params(Some(&super::super::Params::default()))
+                .map_err(|e| e.code),
             Err(-32602)
         );
     }
@@ -322,7 +323,7 @@ mod tests {
         assert_eq!(subscription_id(tagged.get("params")), Some(id.clone()));
         let method = tagged["method"].as_str().unwrap();
         assert_eq!(
-            Change::from_notification(method, tagged["params"].as_object()),
+            Change::from_notification(method, tagged["params"].get("uri")),
             Some(Change::ToolsListChanged)
         );
         let ack = acknowledged(&id, &SubscriptionFilter::resources(["a://1"]));

@@ -4,7 +4,6 @@
 
 use super::scope::{Scope, until_input_needed};
 use super::*;
-use crate::protocol::member;
 
 impl Server {
     /// True when this server answers `method` from its own prompts: `prompts/*` when it has a
@@ -43,10 +42,7 @@ impl Server {
 
     async fn get_prompt(&self, req: &Request, request_scope: Arc<RequestScope>) -> Outcome {
         let params = req.params.as_ref();
-        let Some(name) = params
-            .and_then(|p| member(p, "name"))
-            .and_then(Value::as_str)
-        else {
+        let Some(name) = params.and_then(|p| p.get("name")).and_then(Value::as_str) else {
             return Outcome::Answer(Err(ProtocolError::invalid_params(
                 "Invalid params: prompts/get needs a string `name`",
             )));
@@ -58,7 +54,7 @@ impl Server {
             ))));
         };
         let ctx = Context::attached(name.to_owned(), req.id.to_json(), request_scope.clone());
-        let arguments = params.and_then(|p| member(p, "arguments"));
+        let arguments = params.and_then(|p| p.get("arguments"));
         let render = prompt.render(self.inner.state.clone(), ctx, arguments);
         match until_input_needed(&request_scope, render).await {
             Ok(result) => Outcome::Answer(result),

@@ -5,7 +5,6 @@
 
 use super::*;
 use crate::context::signal::Signal;
-use crate::protocol::member;
 
 /// What a request needs to know about the caller, from `initialize` or from the envelope.
 pub(super) struct Scope {
@@ -59,14 +58,14 @@ impl Server {
             peer: scope.peer,
             request_log_level: scope.stateless.flatten(),
             progress_token: meta
-                .and_then(|m| member(m, "progressToken"))
+                .and_then(|m| m.progress_token.as_ref())
                 .filter(|t| t.is_string() || t.is_number())
                 .cloned(),
             last_progress: Mutex::new(None),
             finished: AtomicBool::new(false),
             cancel: cancel.clone(),
             input_responses: params
-                .and_then(|p| member(p, "inputResponses"))
+                .and_then(|p| p.get("inputResponses"))
                 .and_then(Value::as_object)
                 .cloned()
                 .unwrap_or_default(),
@@ -74,7 +73,7 @@ impl Server {
             input_needed: scope.stateless.is_some().then(Signal::default),
             elicit_seq: AtomicU64::new(0),
             request_state_in: params
-                .and_then(|p| member(p, "requestState"))
+                .and_then(|p| p.get("requestState"))
                 .and_then(Value::as_str)
                 .map(str::to_owned),
             request_state_out: Mutex::new(None),

@@ -76,7 +76,7 @@ impl Server {
     pub(super) fn task_plan(
         &self,
         name: &str,
-        params: Option<&Map<String, Value>>,
+        params: Option<&crate::protocol::Params>,
         scope: &Scope,
     ) -> Result<Option<Plan>, ProtocolError> {
         // Without a tool that can be a task, no call is one: no lookup of the name.

@@ -5,7 +5,6 @@ use std::borrow::Cow;
 
 use super::scope::until_input_needed;
 use super::*;
-use crate::protocol::{member, take_member};
 
 impl Server {
     pub(super) fn list_tools(&self, req: &Request) -> Result<Page, ProtocolError> {
@@ -46,15 +45,9 @@ impl Server {
         scope: Scope,
     ) -> Outcome {
         // The arguments move into the call; the rest of the params is only read.
-        let arguments = req
-            .params
-            .as_mut()
-            .and_then(|p| take_member(p, "arguments"));
+        let arguments = req.params.as_mut().and_then(|p| p.arguments.take());
         let params = req.params.as_ref();
-        let Some(name) = params
-            .and_then(|p| member(p, "name"))
-            .and_then(Value::as_str)
-        else {
+        let Some(name) = params.and_then(|p| p.name.as_ref()).and_then(Value::as_str) else {
             // The message is the Python SDK's exact text; the reason travels in `data`.
             return Outcome::Answer(Err(ProtocolError::invalid_params(
                 "Invalid request parameters",

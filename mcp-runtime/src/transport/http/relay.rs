@@ -138,7 +138,8 @@ async fn change(
     let Ok(Incoming::Notification(n)) = Incoming::parse(relayed.message.as_bytes()) else {
         return;
     };
-    let Some(change) = Change::from_notification(&n.method, n.params.as_ref()) else {
+    let uri = n.params.as_ref().and_then(|p| p.get("uri"));
+    let Some(change) = Change::from_notification(&n.method, uri) else {
         return;
     };
     let updates = server.resource_updates();

@@ -14,11 +14,11 @@ use super::guard::Headers;
 use super::{Endpoint, Refusal};
 use crate::context::connection::Connection;
 use crate::error::codes;
-use crate::protocol::stateless::{PROTOCOL_VERSION_KEY, unsupported_version};
+use crate::protocol::stateless::{has_envelope, unsupported_version};
+use crate::protocol::value_member;
 use crate::protocol::{
     HANDSHAKE_VERSIONS, Incoming, Request as RpcRequest, STATELESS_VERSIONS, params_meta,
 };
-use crate::protocol::{member, value_member};
 use crate::server::{Reply, Server};
 
 /// True when `version` names a stateless protocol version.
@@ -34,9 +34,7 @@ pub(super) fn is_stateless_message(message: &Incoming, version: Option<&str>) ->
     }
     match message {
         Incoming::Request(req) => {
-            req.method == "server/discover"
-                || params_meta(req.params.as_ref())
-                    .is_some_and(|m| m.contains_key(PROTOCOL_VERSION_KEY))
+            req.method == "server/discover" || has_envelope(params_meta(req.params.as_ref()))
         }
         _ => false,
     }
@@ -97,7 +95,7 @@ fn check_stateless_headers(headers: &Headers, req: &RpcRequest) -> Result<(), Re
         ));
     };
     let meta = params_meta(req.params.as_ref());
-    match meta.and_then(|m| member(m, PROTOCOL_VERSION_KEY)) {
+    match meta.and_then(|m| m.protocol_version.as_ref()) {
         // Missing `_meta` or version: the server answers -32602 with what is missing.
         None => {}
         Some(Value::String(v)) if v == version && !STATELESS_VERSIONS.contains(&version) => {
@@ -141,7 +139,7 @@ fn check_stateless_headers(headers: &Headers, req: &RpcRequest) -> Result<(), Re
     let body_name = req
         .params
         .as_ref()
-        .and_then(|p| member(p, field))
+        .and_then(|p| p.get(field))
         .and_then(Value::as_str);
     match (named.then_some(body_name).flatten(), headers.name()) {
         (Some(b), Some(h)) if b == h => Ok(()),
@@ -167,7 +165,7 @@ fn check_param_headers(
     }
     let params = req.params.as_ref();
     let Some(tool) = params
-        .and_then(|p| member(p, "name"))
+        .and_then(|p| p.name.as_ref())
         .and_then(Value::as_str)
         .and_then(|n| server.tools().get(n))
     else {
@@ -178,7 +176,7 @@ fn check_param_headers(
     else {
         return Ok(());
     };
-    let arguments = params.and_then(|p| member(p, "arguments"));
+    let arguments = params.and_then(|p| p.arguments.as_ref());
     for (arg, schema) in properties {
         let Some(suffix) = value_member(schema, "x-mcp-header").and_then(Value::as_str) else {
             continue;
