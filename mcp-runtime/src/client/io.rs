@@ -4,7 +4,6 @@
 
 use super::listen;
 use super::*;
-use crate::protocol::Params;
 
 pub(super) fn str_field(v: &Value, key: &str) -> Result<String, ClientError> {
     v.get(key)
@@ -85,7 +84,7 @@ pub(super) async fn read_loop<R: AsyncRead + Unpin>(
             Ok(Incoming::Notification(n)) => {
                 let params = n
                     .params
-                    .map_or_else(|| Value::Object(Map::new()), Params::into_value);
+                    .map_or_else(|| Value::Object(Map::new()), |p| p.into_value());
                 match n.method.as_str() {
                     "notifications/progress" => {
                         if let Some(f) = &inner.on_progress {
@@ -128,7 +127,7 @@ pub(super) async fn read_loop<R: AsyncRead + Unpin>(
                 tokio::spawn(async move {
                     let params = req
                         .params
-                        .map_or_else(|| Value::Object(Map::new()), Params::into_value);
+                        .map_or_else(|| Value::Object(Map::new()), |p| p.into_value());
                     let response = match (req.method.as_str(), &inner.elicitation) {
                         ("ping", _) => result_response(&req.id, json!({})),
                         ("elicitation/create", Some(handler)) => {

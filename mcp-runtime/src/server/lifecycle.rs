@@ -9,7 +9,7 @@ impl Server {
         req: &Request,
         conn: &Connection,
     ) -> Result<Value, ProtocolError> {
-        let params = InitializeParams::parse(req.params.as_ref())?;
+        let params = InitializeParams::parse(req.params.as_deref())?;
         let version = params.negotiated_version();
         let mut session = conn.lock_session();
         if session.handshake.is_some() {

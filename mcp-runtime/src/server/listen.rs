@@ -147,7 +147,7 @@ impl Server {
         conn: &Connection,
         cancel: &CancelToken,
     ) -> Result<Value, ProtocolError> {
-        let asked = SubscriptionFilter::from_params(req.params.as_ref())?;
+        let asked = SubscriptionFilter::from_params(req.params.as_deref())?;
         let max = self.inner.options.max_listen_uris;
         let uris = asked.resource_subscriptions.len();
         if uris > max {

@@ -334,7 +334,7 @@ impl Server {
         if method == "initialize" {
             return Outcome::Answer(self.initialize(req, conn));
         }
-        let meta = params_meta(req.params.as_ref());
+        let meta = params_meta(req.params.as_deref());
         if has_envelope(meta) || method == "server/discover" {
             return self.stateless(req, conn, cancel).await;
         }
@@ -366,7 +366,7 @@ impl Server {
         conn: &Connection,
         cancel: &CancelToken,
     ) -> Outcome {
-        let envelope = match Envelope::parse(params_meta(req.params.as_ref())) {
+        let envelope = match Envelope::parse(params_meta(req.params.as_deref())) {
             Ok(e) => e,
             Err(e) => return Outcome::Answer(Err(e)),
         };

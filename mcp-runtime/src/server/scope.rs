@@ -48,7 +48,7 @@ impl Server {
         scope: Scope,
         task: Option<Arc<dyn crate::context::task::TaskInput>>,
     ) -> Arc<RequestScope> {
-        let params = req.params.as_ref();
+        let params = req.params.as_deref();
         let meta = params_meta(params);
         Arc::new(RequestScope {
             conn: conn.clone(),

@@ -21,7 +21,7 @@ impl Server {
         entries: &Listing,
     ) -> Result<Page, ProtocolError> {
         let len = entries.len();
-        let start = match req.params.as_ref().and_then(|p| p.get("cursor")) {
+        let start = match req.params.as_deref().and_then(|p| p.get("cursor")) {
             None | Some(Value::Null) => 0,
             Some(c) => c
                 .as_str()
@@ -46,7 +46,7 @@ impl Server {
     ) -> Outcome {
         // The arguments move into the call; the rest of the params is only read.
         let arguments = req.params.as_mut().and_then(|p| p.arguments.take());
-        let params = req.params.as_ref();
+        let params = req.params.as_deref();
         let Some(name) = params.and_then(|p| p.name.as_ref()).and_then(Value::as_str) else {
             // The message is the Python SDK's exact text; the reason travels in `data`.
             return Outcome::Answer(Err(ProtocolError::invalid_params(

@@ -34,7 +34,7 @@ pub(super) fn is_stateless_message(message: &Incoming, version: Option<&str>) ->
     }
     match message {
         Incoming::Request(req) => {
-            req.method == "server/discover" || has_envelope(params_meta(req.params.as_ref()))
+            req.method == "server/discover" || has_envelope(params_meta(req.params.as_deref()))
         }
         _ => false,
     }
@@ -94,7 +94,7 @@ fn check_stateless_headers(headers: &Headers, req: &RpcRequest) -> Result<(), Re
             "the MCP-Protocol-Version header is missing".into(),
         ));
     };
-    let meta = params_meta(req.params.as_ref());
+    let meta = params_meta(req.params.as_deref());
     match meta.and_then(|m| m.protocol_version.as_ref()) {
         // Missing `_meta` or version: the server answers -32602 with what is missing.
         None => {}
@@ -163,7 +163,7 @@ fn check_param_headers(
     if req.method != "tools/call" {
         return Ok(());
     }
-    let params = req.params.as_ref();
+    let params = req.params.as_deref();
     let Some(tool) = params
         .and_then(|p| p.name.as_ref())
         .and_then(Value::as_str)
