@@ -72,7 +72,7 @@ pub struct Request {
     pub method: String,
     /// The params object (`None` when absent or `null`), boxed: a request is moved several
     /// times on its way to its handler, and a pointer moves for less than `Params` (callgrind:
-    /// 500-700 fewer instructions per call than unboxed).
+    /// 150-700 fewer instructions per call than unboxed, the allocation included).
     pub params: Option<Box<Params>>,
 }
 
