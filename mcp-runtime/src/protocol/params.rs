@@ -67,19 +67,20 @@ impl Params {
         }
     }
 
-    /// Reads a params object.
+    /// Reads a params object. The members left in `other` keep their order (`shift_remove`: a
+    /// plain `remove` of serde_json's ordered map moves its last member into the gap).
     pub fn from_map(mut map: Map<String, Value>) -> Params {
-        let meta = match map.remove(META) {
-            Some(Value::Object(meta)) => Some(Box::new(Meta::from_map(meta))),
-            Some(other) => {
-                map.insert(META.into(), other);
-                None
-            }
-            None => None,
+        // A `_meta` that is not an object stays where it is, among the other members.
+        let meta = match map.get(META) {
+            Some(Value::Object(_)) => match map.shift_remove(META) {
+                Some(Value::Object(meta)) => Some(Box::new(Meta::from_map(meta))),
+                _ => None,
+            },
+            _ => None,
         };
         Params {
-            name: map.remove(NAME),
-            arguments: map.remove(ARGUMENTS),
+            name: map.shift_remove(NAME),
+            arguments: map.shift_remove(ARGUMENTS),
             meta,
             other: map,
         }
@@ -122,7 +123,7 @@ impl Params {
     /// Sets `_meta` to an object, dropping an earlier `_meta` of another type.
     fn set_meta(&mut self, meta: Box<Meta>) {
         if !self.other.is_empty() {
-            self.other.remove(META);
+            self.other.shift_remove(META);
         }
         self.meta = Some(meta);
     }
@@ -317,6 +318,19 @@ mod tests {
             for (key, value) in &map {
                 assert_eq!(again.get(key), Some(value), "{text}: {key}");
             }
+        }
+    }
+
+    /// The other members keep their order, read from the text or from a map.
+    #[test]
+    fn other_members_keep_their_order() {
+        let text = r#"{"a":1,"name":"n","b":2,"_meta":5,"arguments":{},"c":3,"d":4}"#;
+        let from_text: Params = serde_json::from_str(text).unwrap();
+        let map: Map<String, Value> = serde_json::from_str(text).unwrap();
+        let from_map = Params::from_map(map);
+        for params in [from_text, from_map] {
+            let keys: Vec<&str> = params.other.keys().map(String::as_str).collect();
+            assert_eq!(keys, ["a", "b", "_meta", "c", "d"]);
         }
     }
 
