@@ -107,13 +107,12 @@ impl Params {
         match key.as_ref() {
             NAME => self.name = Some(value),
             ARGUMENTS => self.arguments = Some(value),
-            META => match value {
-                Value::Object(meta) => self.set_meta(Box::new(Meta::from_map(meta))),
-                other => {
-                    self.meta = None;
-                    self.other.insert(META.into(), other);
-                }
-            },
+            // Only a `_meta` that is not an object comes here: `from_object` reads an object
+            // into `Meta` and sets it with `set_meta`.
+            META => {
+                self.meta = None;
+                self.other.insert(META.into(), value);
+            }
             _ => {
                 self.other.insert(key.into_owned(), value);
             }

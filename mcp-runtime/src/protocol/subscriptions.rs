@@ -8,7 +8,7 @@
 
 use serde_json::{Map, Value};
 
-use super::{RequestId, message};
+use super::{Params, RequestId, message};
 use crate::error::ProtocolError;
 
 /// The method that opens a listen stream.
@@ -66,7 +66,7 @@ impl SubscriptionFilter {
     /// `SubscriptionsListenRequestParams` requires. A flag that is not a boolean, or
     /// `resourceSubscriptions` that is not an array of strings, is -32602; a URI given twice
     /// counts once; members of later revisions are ignored.
-    pub fn from_params(params: Option<&super::Params>) -> Result<Self, ProtocolError> {
+    pub fn from_params(params: Option<&Params>) -> Result<Self, ProtocolError> {
         let Some(Value::Object(filter)) = params.and_then(|p| p.get("notifications")) else {
             return Err(ProtocolError::invalid_params(
                 "Invalid params: `subscriptions/listen` needs an object `notifications` (the \
@@ -296,8 +296,7 @@ mod tests {
             assert_eq!(filter(bad.clone()), Err(-32602), "{bad}");
         }
         assert_eq!(
-            SubscriptionFilter::from_params(Some(&super::super::Params::default()))
-                .map_err(|e| e.code),
+            SubscriptionFilter::from_params(Some(&Params::default())).map_err(|e| e.code),
             Err(-32602)
         );
     }

@@ -10,6 +10,7 @@
 
 use super::*;
 use crate::error::codes;
+use crate::protocol::Params;
 use crate::task::run::{LiveTask, Tasks};
 use crate::task::wire::{RELATED_TASK_KEY, created_2026, detailed_2026, task_2025};
 use crate::task::{TaskRecord, TaskStatus};
@@ -76,7 +77,7 @@ impl Server {
     pub(super) fn task_plan(
         &self,
         name: &str,
-        params: Option<&crate::protocol::Params>,
+        params: Option<&Params>,
         scope: &Scope,
     ) -> Result<Option<Plan>, ProtocolError> {
         // Without a tool that can be a task, no call is one: no lookup of the name.
