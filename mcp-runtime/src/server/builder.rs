@@ -8,102 +8,18 @@ use std::time::Duration;
 use serde_json::{Value, json};
 use tokio::sync::Semaphore;
 
+use super::options::ServerOptions;
 use super::resources::ResourceUpdates;
 use super::{Server, ServerInner};
 use crate::prompt::{PromptBuildError, PromptTable, Prompts};
 use crate::protocol::Implementation;
 use crate::resource::{DuplicateResource, ResourceTable};
 use crate::task::run::Tasks;
-use crate::task::{MemoryTaskStore, TaskOptions, TaskStore};
+use crate::task::{MemoryTaskStore, TaskStore};
 use crate::tool::call::UnknownToolPolicy;
 use crate::tool::state::StateMap;
 use crate::tool::table::{DuplicateTool, ToolTable};
 use crate::tool::{TaskSupport, ToolBuildError};
-
-/// The default wait for the client's answer to a request the server sent (elicitation): a person
-/// may be filling in a form, so 10 minutes.
-pub const DEFAULT_CLIENT_REQUEST_TIMEOUT: Duration = Duration::from_secs(600);
-
-/// The default bound on the responses a stream connection holds unwritten: 1,024.
-pub const DEFAULT_MAX_QUEUED_RESPONSES: usize = 1024;
-
-/// The default limit on one incoming message: 4 MiB.
-pub const DEFAULT_MAX_MESSAGE_BYTES: usize = 4 * 1024 * 1024;
-
-/// The default bound on the `subscriptions/listen` streams one connection has open: 16.
-pub const DEFAULT_MAX_LISTENS_PER_CONNECTION: usize = 16;
-
-/// The default bound on the `subscriptions/listen` streams a server has open in all: 1,024 (the
-/// bound over HTTP, where each request is a connection of its own).
-pub const DEFAULT_MAX_LISTENS: usize = 1024;
-
-/// The default bound on the URIs one `subscriptions/listen` lists (each update is matched against
-/// every URI of every open listen): 256.
-pub const DEFAULT_MAX_LISTEN_URIS: usize = 256;
-
-/// The knobs of a server, set on its [`ServerBuilder`].
-#[derive(Debug, Clone)]
-pub struct ServerOptions {
-    /// Tools per `tools/list` page; `None`: one page.
-    pub page_size: Option<usize>,
-    /// What an unknown tool name gets.
-    pub unknown_tool: UnknownToolPolicy,
-    /// The longest a tool may run.
-    pub call_timeout: Option<Duration>,
-    /// The longest the server waits for the client's answer to a request it sent (elicitation,
-    /// [`crate::Context::client_request`]); the call then goes on with a timed-out error.
-    pub client_request_timeout: Duration,
-    /// How many tool calls may run at once (across connections); further calls wait.
-    pub max_concurrent_calls: Option<usize>,
-    /// The longest incoming message a transport accepts, in bytes.
-    pub max_message_bytes: usize,
-    /// How many responses a stream connection (stdio, in-process) holds unwritten before it
-    /// stops reading requests: a client that does not read its answers gets backpressure, not
-    /// an ever-growing queue.
-    pub max_queued_responses: usize,
-    /// `ttlMs` of stateless `tools/list` and `server/discover` results.
-    pub list_ttl: Duration,
-    /// Declare the prompts, resources and completions capabilities and answer their list
-    /// methods with empty lists.
-    pub empty_prompts_and_resources: bool,
-    /// Whether `serve_stdio` and `serve_http` install a stderr log (filtered by `RUST_LOG`,
-    /// default [`crate::transport::DEFAULT_LOG_FILTER`]) when no global `tracing` subscriber is
-    /// set.
-    pub install_log_subscriber: bool,
-    /// The limits and timings of tasks (tools marked `#[tool(task)]`).
-    pub tasks: TaskOptions,
-    /// Declare `resources.listChanged: true`: the application calls
-    /// [`ResourceUpdates::list_changed`] when the set of resources changes.
-    pub resources_list_changed: bool,
-    /// How many `subscriptions/listen` streams one connection may have open.
-    pub max_listens_per_connection: usize,
-    /// How many `subscriptions/listen` streams the server keeps open in all.
-    pub max_listens: usize,
-    /// How many URIs one `subscriptions/listen` may list in `resourceSubscriptions`.
-    pub max_listen_uris: usize,
-}
-
-impl Default for ServerOptions {
-    fn default() -> Self {
-        ServerOptions {
-            page_size: None,
-            unknown_tool: UnknownToolPolicy::default(),
-            call_timeout: None,
-            client_request_timeout: DEFAULT_CLIENT_REQUEST_TIMEOUT,
-            max_concurrent_calls: None,
-            max_message_bytes: DEFAULT_MAX_MESSAGE_BYTES,
-            max_queued_responses: DEFAULT_MAX_QUEUED_RESPONSES,
-            list_ttl: Duration::ZERO,
-            empty_prompts_and_resources: false,
-            install_log_subscriber: true,
-            tasks: TaskOptions::default(),
-            resources_list_changed: false,
-            max_listens_per_connection: DEFAULT_MAX_LISTENS_PER_CONNECTION,
-            max_listens: DEFAULT_MAX_LISTENS,
-            max_listen_uris: DEFAULT_MAX_LISTEN_URIS,
-        }
-    }
-}
 
 /// Builds a [`Server`]: `Server::builder("tasks", "1.0.0").tools(table).build()?`.
 pub struct ServerBuilder {
@@ -293,6 +209,12 @@ impl ServerBuilder {
         /// reading requests (default 1,024): the bound on what a client that does not read costs.
         pub fn max_queued_responses(n: usize) => options.max_queued_responses = n;
 
+        /// How many answers a stdio (or in-process) connection lets become ready before it writes
+        /// them and only then reads the next request (default 16; each later write of the same
+        /// burst waits for twice as many). Requests that arrive together are otherwise all read
+        /// and run before the first answer goes out; fewer means earlier answers, more writes.
+        pub fn write_after_answers(n: usize) => options.write_after_answers = n;
+
         /// `ttlMs` of stateless `tools/list` and `server/discover` results (default 0).
         pub fn list_ttl(ttl: Duration) => options.list_ttl = ttl;
 
@@ -312,17 +234,17 @@ impl ServerBuilder {
         pub fn max_tasks_per_session(n: usize) => options.tasks.max_tasks_per_session = n;
 
         /// How many `subscriptions/listen` streams one connection (a stdio client) may have open
-        /// (default 16, [`DEFAULT_MAX_LISTENS_PER_CONNECTION`]); one more is answered -32600
+        /// (default 16, [`DEFAULT_MAX_LISTENS_PER_CONNECTION`](super::DEFAULT_MAX_LISTENS_PER_CONNECTION)); one more is answered -32600
         /// until the client cancels one.
         pub fn max_listens_per_connection(n: usize) => options.max_listens_per_connection = n;
 
         /// How many `subscriptions/listen` streams the server keeps open in all, over every
-        /// connection and transport (default 1,024, [`DEFAULT_MAX_LISTENS`]); one more is
+        /// connection and transport (default 1,024, [`DEFAULT_MAX_LISTENS`](super::DEFAULT_MAX_LISTENS)); one more is
         /// answered -32600. Over HTTP each listen is a request of its own, so this is its bound.
         pub fn max_listens(n: usize) => options.max_listens = n;
 
         /// How many URIs one `subscriptions/listen` may list in `resourceSubscriptions` (default
-        /// 256, [`DEFAULT_MAX_LISTEN_URIS`]); more is answered -32602.
+        /// 256, [`DEFAULT_MAX_LISTEN_URIS`](super::DEFAULT_MAX_LISTEN_URIS)); more is answered -32602.
         pub fn max_listen_uris(n: usize) => options.max_listen_uris = n;
     }
 
@@ -403,6 +325,7 @@ impl ServerBuilder {
         }
         for (name, n) in [
             ("max_queued_responses", self.options.max_queued_responses),
+            ("write_after_answers", self.options.write_after_answers),
             ("max_message_bytes", self.options.max_message_bytes),
             (
                 "max_listens_per_connection",

@@ -29,7 +29,8 @@
 //! | file | what it holds |
 //! |---|---|
 //! | this file | [`Server`], message routing of both eras into one core, `initialize`, `logging/setLevel` |
-//! | `builder.rs` | [`ServerBuilder`], [`ServerOptions`], [`BuildError`]: everything checked once at build |
+//! | `builder.rs` | [`ServerBuilder`], [`BuildError`]: everything checked once at build |
+//! | `options.rs` | [`ServerOptions`], the server's knobs, and their defaults |
 //! | `tools.rs` | `tools/list` pages and cursors, `tools/call` slots, timeouts and cancellation |
 //! | `tasks.rs` | which `tools/call` becomes a task; `tasks/*` of both eras |
 //! | `resources.rs` | `resources/*`; [`ResourceUpdates`], the change notifications of both eras |
@@ -75,6 +76,7 @@ mod builder;
 mod completion;
 mod lifecycle;
 mod listen;
+mod options;
 mod prompts;
 mod reply;
 mod resources;
@@ -88,9 +90,11 @@ use scope::Scope;
 #[cfg(feature = "http")]
 pub(crate) use batch::BatchItem;
 pub(crate) use batch::{BatchAnswer, batch_items};
-pub use builder::{
-    BuildError, DEFAULT_MAX_LISTEN_URIS, DEFAULT_MAX_LISTENS, DEFAULT_MAX_LISTENS_PER_CONNECTION,
-    DEFAULT_MAX_MESSAGE_BYTES, DEFAULT_MAX_QUEUED_RESPONSES, ServerBuilder, ServerOptions,
+pub use builder::{BuildError, ServerBuilder};
+pub use options::{
+    DEFAULT_MAX_LISTEN_URIS, DEFAULT_MAX_LISTENS, DEFAULT_MAX_LISTENS_PER_CONNECTION,
+    DEFAULT_MAX_MESSAGE_BYTES, DEFAULT_MAX_QUEUED_RESPONSES, DEFAULT_WRITE_AFTER_ANSWERS,
+    ServerOptions,
 };
 pub use reply::Reply;
 pub(crate) use reply::ReplyBody;

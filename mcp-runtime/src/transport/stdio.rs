@@ -4,10 +4,14 @@
 //! One line is one message. Each request is first run inline, as soon as its line is read; one
 //! that cannot finish at once (it awaits something) moves to its own task, so requests run
 //! concurrently, and responses are written as they complete. Responses that are ready together
-//! go out in one write. A line that is not a message (invalid JSON or UTF-8, too deep, too
-//! long, a batch, a malformed envelope) gets an error response with id `null` and a log line on
-//! stderr; the server keeps reading. At end of input the server stops reading, lets the requests
-//! in flight finish, writes their responses and returns.
+//! go out in one write. Requests that arrive together are not all read and run before the first
+//! answer goes out: once `write_after_answers` answers (default 16) are waiting, the reader lets
+//! the writer send them before it reads on, then again after twice as many each time while the
+//! burst lasts (fewer, larger writes for a long burst), and from 16 again once it has caught up.
+//! A line that is not a message (invalid JSON or UTF-8, too deep, too long, a batch, a malformed
+//! envelope) gets an error response with id `null` and a log line on stderr; the server keeps
+//! reading. At end of input the server stops reading, lets the requests in flight finish, writes
+//! their responses and returns.
 
 use std::io;
 use std::sync::Arc;
@@ -44,6 +48,11 @@ pub struct LineReader<R> {
 }
 
 impl<R: AsyncRead + Unpin> LineReader<R> {
+    /// Bytes read from the source and not yet returned as lines.
+    fn buffered(&self) -> usize {
+        self.inner.buffer().len()
+    }
+
     /// A reader of lines of at most `max` bytes.
     pub fn new(reader: R, max: usize) -> Self {
         LineReader {
@@ -268,14 +277,20 @@ impl Server {
             room: Arc::new(Notify::new()),
         };
         let max_queued = self.options().max_queued_responses;
+        let write_after = self.options().write_after_answers;
         let (drained_tx, mut drained_rx) = oneshot::channel::<()>();
         let max = self.options().max_message_bytes;
 
         let read = async {
             let mut lines = LineReader::new(reader, max);
             let mut tasks = JoinSet::new();
+            let mut next_write = write_after;
             let result = loop {
                 replies_tx.room(max_queued).await;
+                // Caught up with the input: the next burst starts from the first threshold.
+                if lines.buffered() == 0 {
+                    next_write = write_after;
+                }
                 let line = match lines.next_line().await {
                     Ok(Some(line)) => line,
                     Ok(None) => break Ok(()),
@@ -333,6 +348,13 @@ impl Server {
                     }
                 }
                 while tasks.try_join_next().is_some() {}
+                // Lines already buffered would otherwise all be read and run before the writer
+                // gets a turn: past `next_write` ready answers, let it write them first (the
+                // answers of a burst's first requests go out while its later ones are run).
+                if replies_tx.queued.load(Ordering::Acquire) >= next_write {
+                    next_write = next_write.saturating_mul(2);
+                    tokio::task::yield_now().await;
+                }
             };
             // The peer can no longer answer our requests; let the calls in flight finish.
             conn.close();
@@ -402,7 +424,9 @@ impl Server {
             failed
         };
 
-        let (read_result, write_error) = tokio::join!(read, write);
+        // The reader first, then the writer, on every turn: when the reader steps aside for the
+        // writer (below `write_after`), the writer runs before the reader goes on.
+        let (read_result, write_error) = tokio::join!(biased; read, write);
         read_result?;
         match write_error {
             Some(e) if e.kind() != io::ErrorKind::BrokenPipe => Err(e),
@@ -487,5 +511,109 @@ mod tests {
         assert_eq!(list["result"]["tools"], serde_json::json!([]));
         let error = answers.iter().find(|a| a["id"].is_null()).unwrap();
         assert_eq!(error["error"]["code"], -32700);
+    }
+
+    /// Records how many answers (lines) each write carried.
+    #[derive(Clone, Default)]
+    struct Writes(Arc<std::sync::Mutex<Vec<usize>>>);
+
+    impl AsyncWrite for Writes {
+        fn poll_write(
+            self: std::pin::Pin<&mut Self>,
+            _: &mut std::task::Context<'_>,
+            buf: &[u8],
+        ) -> Poll<io::Result<usize>> {
+            let lines = buf.iter().filter(|&&b| b == b'\n').count();
+            self.0.lock().unwrap().push(lines);
+            Poll::Ready(Ok(buf.len()))
+        }
+        fn poll_flush(
+            self: std::pin::Pin<&mut Self>,
+            _: &mut std::task::Context<'_>,
+        ) -> Poll<io::Result<()>> {
+            Poll::Ready(Ok(()))
+        }
+        fn poll_shutdown(
+            self: std::pin::Pin<&mut Self>,
+            _: &mut std::task::Context<'_>,
+        ) -> Poll<io::Result<()>> {
+            Poll::Ready(Ok(()))
+        }
+    }
+
+    async fn answers_per_write(server: Server, requests: usize) -> Vec<usize> {
+        let mut input = Vec::new();
+        for id in 1..=requests {
+            input.extend_from_slice(
+                format!(r#"{{"jsonrpc":"2.0","id":{id},"method":"ping"}}"#).as_bytes(),
+            );
+            input.push(b'\n');
+        }
+        let writes = Writes::default();
+        server.serve_io(&input[..], writes.clone()).await.unwrap();
+        writes.0.lock().unwrap().clone()
+    }
+
+    /// Requests that arrive together (all buffered at once) are not all read and run before the
+    /// first answer goes out: the writer gets its turn after `write_after_answers` answers, then
+    /// after twice as many each time while the burst lasts.
+    #[tokio::test(flavor = "current_thread")]
+    async fn answers_ready_together_are_written_early_then_in_growing_batches() {
+        let server = Server::builder("writes", "1.0.0").build().unwrap();
+        assert_eq!(server.options().write_after_answers, 16);
+        assert_eq!(answers_per_write(server, 70).await, vec![16, 32, 22]);
+        let three = Server::builder("writes", "1.0.0")
+            .write_after_answers(3)
+            .build()
+            .unwrap();
+        assert_eq!(answers_per_write(three, 30).await, vec![3, 6, 12, 9]);
+        let all = Server::builder("writes", "1.0.0")
+            .write_after_answers(50)
+            .build()
+            .unwrap();
+        assert_eq!(answers_per_write(all, 20).await, vec![20]);
+        let zero = Server::builder("writes", "1.0.0")
+            .write_after_answers(0)
+            .build();
+        assert!(zero.is_err());
+    }
+
+    /// Once the reader has caught up with its input, the next burst starts again from
+    /// `write_after_answers`.
+    #[tokio::test(flavor = "current_thread")]
+    async fn each_burst_starts_again_from_the_first_threshold() {
+        let server = Server::builder("writes", "1.0.0")
+            .write_after_answers(8)
+            .build()
+            .unwrap();
+        let (mut client, server_side) = tokio::io::duplex(64 * 1024);
+        let writes = Writes::default();
+        let out = writes.clone();
+        let serve = tokio::spawn(async move { server.serve_io(server_side, out).await });
+        let burst = |from: usize| {
+            let mut input = Vec::new();
+            for id in from..from + 20 {
+                input.extend_from_slice(
+                    format!(r#"{{"jsonrpc":"2.0","id":{id},"method":"ping"}}"#).as_bytes(),
+                );
+                input.push(b'\n');
+            }
+            input
+        };
+        let answered = |n: usize| {
+            let writes = writes.clone();
+            async move {
+                while writes.0.lock().unwrap().iter().sum::<usize>() < n {
+                    tokio::task::yield_now().await;
+                }
+            }
+        };
+        client.write_all(&burst(1)).await.unwrap();
+        answered(20).await;
+        client.write_all(&burst(21)).await.unwrap();
+        answered(40).await;
+        drop(client);
+        serve.await.unwrap().unwrap();
+        assert_eq!(*writes.0.lock().unwrap(), vec![8, 12, 8, 12]);
     }
 }
