@@ -74,10 +74,13 @@ NAMES = {"calls": ("calls/s vs best rmcp", 2), "cpu-rmcp": ("CPU/call vs best rm
          "cpu-floor": ("CPU/call vs floor", 2)}
 
 
-def targets(rows, workloads, rmcp, python, floor=True):
-    """[(key, target, digits, [per workload: (per-repeat ratios, ratio of medians)])]"""
+def targets(rows, workloads, rmcp, python, floor=True, subject="ours"):
+    """[(key, target, digits, [per workload: (per-repeat ratios, ratio of medians)])]
+
+    `subject`: whose ratios (`ours`; `floor` or `bare` to see what they score on the same
+    targets, a bound on what any server on the same stack can reach)."""
     def measure(workload, repeat, what):
-        ours = lambda key: rows.get(workload, "ours", repeat, key)
+        ours = lambda key: rows.get(workload, subject, repeat, key)
         if what == "calls":
             return ratio(ours("calls_per_s"),
                          rows.best(workload, rmcp, repeat, "calls_per_s", max))
@@ -94,7 +97,7 @@ def targets(rows, workloads, rmcp, python, floor=True):
                          rows.get(workload, "floor", repeat, "cpu_us_per_call"))
 
     def of_medians(workload, what):
-        ours = lambda key: rows.median(workload, "ours", key)
+        ours = lambda key: rows.median(workload, subject, key)
         best = lambda key, pick: rows.best_median(workload, rmcp, key, pick)
         return {
             "calls": lambda: ratio(ours("calls_per_s"), best("calls_per_s", max)),
@@ -135,6 +138,28 @@ def print_targets(title, rows, workloads, found):
         cells.append(" / ".join(fmt(m, digits) for m in medians))
         cells.append(" / ".join(fmt(m, digits) for _, m in per))
         print("| " + " | ".join(cells) + " |")
+    print()
+
+
+def print_subjects(rows):
+    """The HTTP targets that compare with rmcp and Python, scored by ours, the floor and `bare`."""
+    subjects = [s for s in ("ours", "floor", "bare")
+                if any(r["server"] == s for r in rows.rows)]
+    print("### The same HTTP targets scored by the floor and `bare` (window %d): median of the "
+          "repeats / ratio of the medians\n" % rows.rows[0]["window"])
+    print("| target | workload | " + " | ".join(subjects) + " |")
+    print("|---|---" + "|---:" * len(subjects) + "|")
+    found = {s: targets(rows, HTTP_WORKLOADS, HTTP_RMCP, python=True, floor=False, subject=s)
+             for s in subjects}
+    for i, (what, name, digits, _) in enumerate(found["ours"]):
+        for j, w in enumerate(HTTP_WORKLOADS):
+            cells = []
+            for s in subjects:
+                ratios, of_medians = found[s][i][3][j]
+                present = [x for x in ratios if x is not None]
+                median = statistics.median(present) if present else None
+                cells.append("%s / %s" % (fmt(median, digits), fmt(of_medians, digits)))
+            print("| %s | %s | %s |" % (name, w, " | ".join(cells)))
     print()
 
 
@@ -213,6 +238,7 @@ def main():
         rows = Rows(http, args.window)
         print_targets("HTTP targets", rows, HTTP_WORKLOADS,
                       targets(rows, HTTP_WORKLOADS, HTTP_RMCP, python=True))
+        print_subjects(rows)
         idle = [r["bytes_per_session"] for r in http
                 if r.get("workload") == "idle-sessions" and r["server"] == "ours"]
         if idle:
