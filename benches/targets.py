@@ -64,6 +64,12 @@ def ratio(a, b):
     return a / b if a is not None and b else None
 
 
+def median_of(ratios):
+    """The median of the repeats' ratios that could be taken (None where none could)."""
+    present = [x for x in ratios if x is not None]
+    return statistics.median(present) if present else None
+
+
 def fmt(x, digits=2):
     return "–" if x is None else ("%." + str(digits) + "f") % x
 
@@ -133,8 +139,7 @@ def print_targets(title, rows, workloads, found):
         cells = [name]
         for i in range(len(rows.repeats)):
             cells.append(" / ".join(fmt(ratios[i], digits) for ratios, _ in per))
-        medians = [statistics.median([x for x in ratios if x is not None])
-                   if any(x is not None for x in ratios) else None for ratios, _ in per]
+        medians = [median_of(ratios) for ratios, _ in per]
         cells.append(" / ".join(fmt(m, digits) for m in medians))
         cells.append(" / ".join(fmt(m, digits) for _, m in per))
         print("| " + " | ".join(cells) + " |")
@@ -151,14 +156,12 @@ def print_subjects(rows):
     print("|---|---" + "|---:" * len(subjects) + "|")
     found = {s: targets(rows, HTTP_WORKLOADS, HTTP_RMCP, python=True, floor=False, subject=s)
              for s in subjects}
-    for i, (what, name, digits, _) in enumerate(found["ours"]):
+    for i, (what, name, digits, _) in enumerate(found[subjects[0]]):
         for j, w in enumerate(HTTP_WORKLOADS):
             cells = []
             for s in subjects:
                 ratios, of_medians = found[s][i][3][j]
-                present = [x for x in ratios if x is not None]
-                median = statistics.median(present) if present else None
-                cells.append("%s / %s" % (fmt(median, digits), fmt(of_medians, digits)))
+                cells.append("%s / %s" % (fmt(median_of(ratios), digits), fmt(of_medians, digits)))
             print("| %s | %s | %s |" % (name, w, " | ".join(cells)))
     print()
 
@@ -190,9 +193,7 @@ def run_by_run(runs, window):
             rmcp = HTTP_RMCP if transport == "HTTP" else STDIO_RMCP
             for what, _, _, per in targets(rows, workloads, rmcp, python=transport == "HTTP"):
                 for w, (ratios, of_medians) in zip(workloads, per):
-                    present = [x for x in ratios if x is not None]
-                    median = statistics.median(present) if present else None
-                    per_run[(transport, what, w)] = (median, of_medians)
+                    per_run[(transport, what, w)] = (median_of(ratios), of_medians)
         found.append((label, per_run))
     print("### The targets run by run (window %d): median of the repeats / ratio of the medians\n"
           % window)
