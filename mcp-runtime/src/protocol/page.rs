@@ -67,6 +67,14 @@ impl Page {
         }
     }
 
+    /// The bytes its entries take when written (each entry and a comma): what a writer can
+    /// reserve up front, so that a page of several kilobytes is not copied as its buffer grows.
+    #[cfg(feature = "http")]
+    pub(crate) fn entries_len(&self) -> usize {
+        let entries = &self.entries.0[self.range.clone()];
+        entries.iter().map(|e| e.get().len() + 1).sum()
+    }
+
     /// The page as a stateless result.
     pub(crate) fn stamped(self, stamp: Stamp) -> Page {
         Page {

@@ -60,6 +60,17 @@ impl Reply {
         }
     }
 
+    /// About how many bytes the response takes when written, for a writer to reserve: 512 (most
+    /// answers fit), more for a list page of that size.
+    #[cfg(feature = "http")]
+    pub(crate) fn size_hint(&self) -> usize {
+        const SMALL: usize = 512;
+        match &self.body {
+            ReplyBody::Page(page) => SMALL + page.entries_len(),
+            _ => SMALL,
+        }
+    }
+
     /// The response as a JSON value. An id beyond 64 bits becomes the nearest float there
     /// (serde_json's `Value` keeps 64-bit integers): write the reply itself, or its
     /// `to_string()`, to keep it exact.
@@ -225,5 +236,39 @@ mod tests {
             assert_eq!(reply.to_string(), expected.to_string());
             assert_eq!(reply.into_json(), expected);
         }
+    }
+
+    /// A list page fits in the buffer its hint reserves, however large its entries are; a
+    /// small answer in the 512 bytes most answers take.
+    #[cfg(feature = "http")]
+    #[test]
+    fn a_reply_fits_in_the_size_it_hints() {
+        use crate::protocol::{Listing, Page};
+        let entries: Vec<Value> = (0..40)
+            .map(|i| json!({"name": format!("tool_{i}"), "description": "d".repeat(i * 10)}))
+            .collect();
+        let listing = Listing::encode(&entries);
+        for (range, next) in [(0..40, None), (3..17, Some("c".repeat(64))), (0..0, None)] {
+            let reply = Reply {
+                id: Some(RequestId::from(u64::MAX)),
+                body: ReplyBody::Page(Page::new("tools", &listing, range, next)),
+            };
+            let written = serde_json::to_vec(&reply).unwrap().len();
+            assert!(
+                written <= reply.size_hint(),
+                "{written} > {}",
+                reply.size_hint()
+            );
+        }
+        let small = Reply::error(
+            Some(RequestId::from(1)),
+            ProtocolError::method_not_found("x"),
+        );
+        assert!(serde_json::to_vec(&small).unwrap().len() <= small.size_hint());
+        let large = Reply {
+            id: Some(RequestId::from(1)),
+            body: ReplyBody::Page(Page::new("tools", &listing, 0..40, None)),
+        };
+        assert!(large.size_hint() > 8 * 1024);
     }
 }

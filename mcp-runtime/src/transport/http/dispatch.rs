@@ -12,7 +12,7 @@ use tokio::sync::oneshot;
 use tokio::task::JoinHandle;
 
 use super::Endpoint;
-use super::json_response;
+use super::reply_response;
 use super::resume::{Resumable, recorded};
 use super::session::InFlight;
 use super::sse::{sse, sse_complete};
@@ -72,8 +72,8 @@ pub(super) async fn dispatch(
             drop(slot);
             if events.is_empty() {
                 return match reply {
-                    Some(reply) if stateless => json_response(stateless_status(&reply), &reply),
-                    Some(reply) => json_response(StatusCode::OK, &reply),
+                    Some(reply) if stateless => reply_response(stateless_status(&reply), &reply),
+                    Some(reply) => reply_response(StatusCode::OK, &reply),
                     None => StatusCode::ACCEPTED.into_response(),
                 };
             }
@@ -118,7 +118,7 @@ pub(super) async fn dispatch(
         } else {
             StatusCode::OK
         };
-        return json_response(status, reply);
+        return reply_response(status, reply);
     }
     if let Some(session) = resumable {
         let resumable = Resumable::of(session, conn);

@@ -264,9 +264,18 @@ impl IntoResponse for Refusal {
 /// A JSON body with its content type. Written from the typed message, so that an id of any size
 /// keeps every digit.
 fn json_response(status: StatusCode, body: &impl serde::Serialize) -> Response {
+    json_body(status, body, 512)
+}
+
+/// A reply as a JSON body, in a buffer sized for it up front.
+fn reply_response(status: StatusCode, reply: &Reply) -> Response {
+    json_body(status, reply, reply.size_hint())
+}
+
+fn json_body(status: StatusCode, body: &impl serde::Serialize, capacity: usize) -> Response {
     // Written into a `BytesMut`, whose buffer becomes the body's `Bytes` as it is (a `String`'s
     // would cost another allocation), under a header value that is not parsed per response.
-    let mut buf = bytes::BytesMut::with_capacity(512);
+    let mut buf = bytes::BytesMut::with_capacity(capacity);
     match serde_json::to_writer(bytes::BufMut::writer(&mut buf), body) {
         Ok(()) => {
             let json = HeaderValue::from_static("application/json");
