@@ -60,14 +60,17 @@ impl Reply {
         }
     }
 
-    /// About how many bytes the response takes when written, for a writer to reserve: 512 (most
-    /// answers fit), more for a list page of that size.
+    /// The bytes a writer reserves for an answer of no known size: most answers fit.
+    #[cfg(feature = "http")]
+    pub(crate) const TYPICAL_LEN: usize = 512;
+
+    /// About how many bytes the response takes when written, for a writer to reserve:
+    /// [`Reply::TYPICAL_LEN`], more for a list page of that size.
     #[cfg(feature = "http")]
     pub(crate) fn size_hint(&self) -> usize {
-        const SMALL: usize = 512;
         match &self.body {
-            ReplyBody::Page(page) => SMALL + page.entries_len(),
-            _ => SMALL,
+            ReplyBody::Page(page) => Self::TYPICAL_LEN + page.entries_len(),
+            _ => Self::TYPICAL_LEN,
         }
     }
 

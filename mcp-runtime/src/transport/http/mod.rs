@@ -241,7 +241,7 @@ impl IntoResponse for Refusal {
         let mut response = match self.error {
             Some(error) => {
                 tracing::debug!(status = %self.status, %error, "refused an HTTP request");
-                json_response(self.status, &Reply::error(self.id, *error))
+                reply_response(self.status, &Reply::error(self.id, *error))
             }
             None => self.status.into_response(),
         };
@@ -264,7 +264,7 @@ impl IntoResponse for Refusal {
 /// A JSON body with its content type. Written from the typed message, so that an id of any size
 /// keeps every digit.
 fn json_response(status: StatusCode, body: &impl serde::Serialize) -> Response {
-    json_body(status, body, 512)
+    json_body(status, body, Reply::TYPICAL_LEN)
 }
 
 /// A reply as a JSON body, in a buffer sized for it up front.
@@ -443,7 +443,7 @@ async fn post(
 /// treat it as a failure of the transport rather than of one request (the session's other
 /// requests can be torn down with it, or the request left waiting for its own timeout).
 fn session_busy(id: &RequestId, cap: usize) -> Response {
-    json_response(StatusCode::OK, &busy_reply(id, cap))
+    reply_response(StatusCode::OK, &busy_reply(id, cap))
 }
 
 /// The JSON-RPC error of a request over its session's in-flight cap.
