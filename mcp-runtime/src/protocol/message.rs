@@ -6,7 +6,7 @@ use serde_json::Value;
 use serde_json::value::RawValue;
 
 use super::error_response;
-use super::params::{ObjectOr, Params};
+use super::params::{ObjectOr, Params, Text};
 use crate::error::ProtocolError;
 
 /// A JSON-RPC request id: a string or a number (MCP forbids `null`).
@@ -138,7 +138,7 @@ impl Incoming {
             .flatten()
         {
             return Fields {
-                jsonrpc_ok: wire.jsonrpc.as_deref() == Some("2.0"),
+                jsonrpc_ok: wire.jsonrpc.is_some_and(|Text(v)| v == "2.0"),
                 id: wire.id.map(IdField::Raw),
                 method: wire.method,
                 params: wire.params,
@@ -283,7 +283,7 @@ impl Fields<'_> {
 #[derive(serde::Deserialize)]
 struct Wire<'a> {
     #[serde(default, borrow)]
-    jsonrpc: Option<std::borrow::Cow<'a, str>>,
+    jsonrpc: Option<Text<'a>>,
     #[serde(default, borrow, deserialize_with = "present_raw")]
     id: Option<&'a RawValue>,
     #[serde(default, deserialize_with = "present")]

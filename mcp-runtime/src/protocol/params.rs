@@ -203,7 +203,7 @@ pub(super) trait FromObject<'de>: Sized {
 impl<'de> FromObject<'de> for Params {
     fn from_object<A: MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut params = Params::default();
-        while let Some(key) = map.next_key::<Cow<'de, str>>()? {
+        while let Some(Text(key)) = map.next_key()? {
             if key == META {
                 match map.next_value::<ObjectOr<Box<Meta>>>()? {
                     ObjectOr::Object(meta) => params.set_meta(meta),
@@ -221,10 +221,39 @@ impl<'de> FromObject<'de> for Params {
 impl<'de> FromObject<'de> for Box<Meta> {
     fn from_object<A: MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut meta = Box::<Meta>::default();
-        while let Some(key) = map.next_key::<Cow<'de, str>>()? {
+        while let Some(Text(key)) = map.next_key()? {
             meta.take(key, map.next_value()?);
         }
         Ok(meta)
+    }
+}
+
+/// A JSON string borrowed from the text when it has no escapes, copied only when it has.
+///
+/// serde's own `Deserialize` for `Cow<str>` always copies (borrowing is a derive-only option,
+/// and not through an `Option`): every key of a `tools/call`'s params and `_meta` (five) and its
+/// `jsonrpc` member cost an allocation each.
+pub(super) struct Text<'de>(pub(super) Cow<'de, str>);
+
+impl<'de: 'a, 'a> Deserialize<'de> for Text<'a> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct TextVisitor<'a>(std::marker::PhantomData<&'a str>);
+        impl<'de: 'a, 'a> Visitor<'de> for TextVisitor<'a> {
+            type Value = Text<'a>;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a string")
+            }
+            fn visit_borrowed_str<E>(self, v: &'de str) -> Result<Self::Value, E> {
+                Ok(Text(Cow::Borrowed(v)))
+            }
+            fn visit_str<E>(self, v: &str) -> Result<Self::Value, E> {
+                Ok(Text(Cow::Owned(v.to_owned())))
+            }
+            fn visit_string<E>(self, v: String) -> Result<Self::Value, E> {
+                Ok(Text(Cow::Owned(v)))
+            }
+        }
+        deserializer.deserialize_str(TextVisitor(std::marker::PhantomData))
     }
 }
 
@@ -318,6 +347,21 @@ mod tests {
                 assert_eq!(again.get(key), Some(value), "{text}: {key}");
             }
         }
+    }
+
+    /// A string without escapes is borrowed from the text; one with escapes is decoded into a
+    /// copy, and a key written with escapes still names its member.
+    #[test]
+    fn text_borrows_unless_it_must_decode() {
+        let Text(plain) = serde_json::from_str::<Text>(r#""arguments""#).unwrap();
+        assert!(matches!(plain, Cow::Borrowed("arguments")));
+        let Text(escaped) = serde_json::from_str::<Text>(r#""na\u006de""#).unwrap();
+        assert!(matches!(escaped, Cow::Owned(ref s) if s == "name"));
+        assert!(serde_json::from_str::<Text>("5").is_err());
+        let read: Params =
+            serde_json::from_str(r#"{"na\u006de":"n","_m\u0065ta":{"progressToken":1}}"#).unwrap();
+        assert_eq!(read.name, Some(Value::from("n")));
+        assert_eq!(read.meta.unwrap().progress_token, Some(Value::from(1)));
     }
 
     /// The other members keep their order, read from the text or from a map.
