@@ -1,6 +1,7 @@
 //! The in-process call path: table + state + JSON arguments → call result. Every transport ends
 //! here, so validation, error hiding and panic capture behave the same everywhere.
 
+use std::fmt;
 use std::sync::Arc;
 
 use serde_json::{Map, Value};
@@ -117,10 +118,26 @@ impl ToolTable {
 
 /// The result for arguments that break the schema; the log names the fields, never the values.
 fn rejected(tool: &str, violations: &[Violation]) -> CallToolResult {
-    let mut fields: Vec<&str> = violations.iter().map(|v| v.path.as_str()).collect();
-    fields.dedup();
-    tracing::debug!(tool, ?fields, "rejected arguments");
+    tracing::debug!(tool, fields = ?Fields(violations), "rejected arguments");
     CallToolResult::error_text(format_violations(tool, violations))
+}
+
+/// The paths of `violations` as a list, a path repeated in a row written once: built only when
+/// the log is written (a list collected up front cost every rejected call an allocation).
+struct Fields<'a>(&'a [Violation]);
+
+impl fmt::Debug for Fields<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut list = f.debug_list();
+        let mut last = None;
+        for path in self.0.iter().map(|v| v.path.as_str()) {
+            if last != Some(path) {
+                list.entry(&path);
+            }
+            last = Some(path);
+        }
+        list.finish()
+    }
 }
 
 /// Runs a tool's handler with validated arguments, catching panics.
@@ -213,4 +230,25 @@ fn error_chain(e: &(dyn std::error::Error + 'static)) -> String {
         source = inner.source();
     }
     s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The log's list names each rejected field once per run of violations at it, in order, as
+    /// the list collected and deduplicated before did.
+    #[test]
+    fn rejected_fields_are_listed_once_per_run() {
+        let at = |path: &str| Violation {
+            path: path.to_owned(),
+            message: "must be something".to_owned(),
+        };
+        let violations = [at("/a"), at("/a"), at("/b"), at("/a"), at("")];
+        assert_eq!(
+            format!("{:?}", Fields(&violations)),
+            r#"["/a", "/b", "/a", ""]"#
+        );
+        assert_eq!(format!("{:?}", Fields(&[])), "[]");
+    }
 }
