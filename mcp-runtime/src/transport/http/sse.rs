@@ -16,7 +16,6 @@ use std::time::Duration;
 use axum::body::{Body, Bytes};
 use axum::http::{HeaderName, HeaderValue, header};
 use axum::response::{IntoResponse, Response};
-use bytes::{BufMut, BytesMut};
 use futures_util::stream::{BoxStream, Stream, StreamExt};
 use serde::Serialize;
 
@@ -25,13 +24,13 @@ const NAMED: &[u8] = b"event: message\n";
 
 /// One event of a stream, framed as it is written.
 #[must_use]
-pub(super) struct Event(BytesMut);
+pub(super) struct Event(Vec<u8>);
 
 impl Event {
     /// `event: message` and then the fields each builder adds; the blank line comes at the end.
     fn named() -> Event {
-        let mut buf = BytesMut::with_capacity(256);
-        buf.put_slice(NAMED);
+        let mut buf = Vec::with_capacity(256);
+        buf.extend_from_slice(NAMED);
         Event(buf)
     }
 
@@ -42,15 +41,15 @@ impl Event {
     }
 
     fn field(&mut self, name: &[u8], value: &[u8]) {
-        self.0.put_slice(name);
-        self.0.put_slice(value);
-        self.0.put_u8(b'\n');
+        self.0.extend_from_slice(name);
+        self.0.extend_from_slice(value);
+        self.0.push(b'\n');
     }
 
     /// The event's bytes, with the blank line that ends it.
     fn finish(mut self) -> Bytes {
-        self.0.put_u8(b'\n');
-        self.0.freeze()
+        self.0.push(b'\n');
+        Bytes::from(self.0)
     }
 }
 
@@ -66,34 +65,34 @@ pub(super) fn sse<M: Serialize>(
 /// polled), as a `text/event-stream` response whose body is written at once: the same events as
 /// [`sse`] writes, in one buffer with its length, with no stream to poll and no keep-alive.
 pub(super) fn sse_complete<M: Serialize>(messages: impl IntoIterator<Item = M>) -> Response {
-    let mut buf = BytesMut::with_capacity(512);
+    let mut buf = Vec::with_capacity(512);
     for m in messages {
         write_json_message(&mut buf, &m);
-        buf.put_u8(b'\n');
+        buf.push(b'\n');
     }
-    event_stream(Body::from(buf.freeze()))
+    event_stream(Body::from(buf))
 }
 
 /// The event that carries one JSON-RPC message, serialized by serde_json's writer straight into
 /// the event (compact JSON has no line ends: one `data` line).
 fn json_message(value: &impl Serialize) -> Event {
-    let mut event = Event(BytesMut::with_capacity(256));
+    let mut event = Event(Vec::with_capacity(256));
     write_json_message(&mut event.0, value);
     event
 }
 
 /// Appends one message's event to `buf`, all but the blank line that ends it.
-fn write_json_message(buf: &mut BytesMut, value: &impl Serialize) {
+fn write_json_message(buf: &mut Vec<u8>, value: &impl Serialize) {
     let start = buf.len();
-    buf.put_slice(NAMED);
-    buf.put_slice(b"data: ");
-    match serde_json::to_writer(buf.writer(), value) {
-        Ok(()) => buf.put_u8(b'\n'),
+    buf.extend_from_slice(NAMED);
+    buf.extend_from_slice(b"data: ");
+    match serde_json::to_writer(&mut *buf, value) {
+        Ok(()) => buf.push(b'\n'),
         Err(e) => {
             // A `Value` or a reply always serializes; should one not, the stream says so.
             tracing::error!(error = %e, "a message could not be serialized for its event stream");
             buf.truncate(start);
-            buf.put_slice(b": a message could not be serialized\n");
+            buf.extend_from_slice(b": a message could not be serialized\n");
         }
     }
 }
