@@ -3,7 +3,7 @@
 
 use std::time::Duration;
 
-use axum::body::{Body, Bytes};
+use axum::body::{Bytes, HttpBody};
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 
 use super::Refusal;
@@ -262,12 +262,13 @@ pub(super) fn check_get_media(headers: &HeaderMap) -> Result<(), Refusal> {
 
 /// The whole body, up to `limit` bytes and within `timeout`: 413 over the size, 408 (and the
 /// connection closes) past the time, 400 when reading fails.
-pub(super) async fn read_body(
-    body: Body,
-    limit: usize,
-    timeout: Duration,
-) -> Result<Bytes, Refusal> {
-    let read = tokio::time::timeout(timeout, axum::body::to_bytes(body, limit))
+pub(super) async fn read_body<B>(body: B, limit: usize, timeout: Duration) -> Result<Bytes, Refusal>
+where
+    B: HttpBody<Data = Bytes>,
+    B::Error: Into<axum::BoxError>,
+{
+    let limited = http_body_util::Limited::new(body, limit);
+    let read = tokio::time::timeout(timeout, http_body_util::BodyExt::collect(limited))
         .await
         .map_err(|_| {
             tracing::warn!(?timeout, "a request body did not arrive in time");
@@ -277,9 +278,8 @@ pub(super) async fn read_body(
                 format!("Request Timeout: the body did not arrive within {timeout:?}"),
             )
         })?;
-    read.map_err(|e| {
-        let too_large = std::error::Error::source(&e)
-            .is_some_and(|s| s.is::<http_body_util::LengthLimitError>());
+    read.map(|collected| collected.to_bytes()).map_err(|e| {
+        let too_large = e.is::<http_body_util::LengthLimitError>();
         if too_large {
             Refusal::new(
                 StatusCode::PAYLOAD_TOO_LARGE,

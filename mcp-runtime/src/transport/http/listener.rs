@@ -11,7 +11,6 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use axum::Router;
-use axum::body::Body;
 use axum::extract::State;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
@@ -135,7 +134,7 @@ impl App {
     async fn call(self, request: hyper::Request<Incoming>) -> Response {
         match self {
             App::Direct(endpoint) if request.uri().path() == endpoint.options.path => {
-                super::handle(State(endpoint), request.map(Body::new)).await
+                super::handle(State(endpoint), request).await
             }
             App::Direct(_) => StatusCode::NOT_FOUND.into_response(),
             App::Routed(router) => match router.oneshot(request).await {

@@ -89,8 +89,8 @@ use std::io;
 use std::sync::Arc;
 
 use axum::Router;
-use axum::body::Body;
-use axum::extract::{Request, State};
+use axum::body::{Body, Bytes, HttpBody};
+use axum::extract::State;
 use axum::http::{HeaderMap, HeaderName, HeaderValue, Method, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 
@@ -142,7 +142,7 @@ pub fn router(server: &Server, options: HttpOptions) -> Router {
 fn serve_endpoint(endpoint: Arc<Endpoint>) -> Router {
     let path = endpoint.options.path.clone();
     Router::new()
-        .route(&path, axum::routing::any(handle))
+        .route(&path, axum::routing::any(handle::<Body>))
         .with_state(endpoint)
 }
 
@@ -282,12 +282,7 @@ fn json_body(status: StatusCode, body: &impl serde::Serialize, capacity: usize) 
     match serde_json::to_writer(&mut buf, body) {
         Ok(()) => {
             let json = HeaderValue::from_static("application/json");
-            (
-                status,
-                [(header::CONTENT_TYPE, json)],
-                Body::from(buf),
-            )
-                .into_response()
+            (status, [(header::CONTENT_TYPE, json)], Body::from(buf)).into_response()
         }
         Err(e) => {
             tracing::error!(error = %e, "encoding a response failed");
@@ -296,8 +291,17 @@ fn json_body(status: StatusCode, body: &impl serde::Serialize, capacity: usize) 
     }
 }
 
-/// Every request: the security checks, then the method.
-async fn handle(State(endpoint): State<Arc<Endpoint>>, request: Request) -> Response {
+/// Every request: the security checks, then the method. Generic over the body so that the
+/// server's own connections hand hyper's body in as it is (an axum `Body` would box it: an
+/// allocation and a dynamic call per read); [`router`] serves it with axum's.
+async fn handle<B>(
+    State(endpoint): State<Arc<Endpoint>>,
+    request: axum::http::Request<B>,
+) -> Response
+where
+    B: HttpBody<Data = Bytes> + Send + 'static,
+    B::Error: Into<axum::BoxError>,
+{
     let (parts, body) = request.into_parts();
     let headers = guard::Headers::read(&parts.headers);
     if let Err(refusal) = guard::check_security(&endpoint.options, &headers) {
@@ -343,11 +347,15 @@ fn header_str<'h>(headers: &'h HeaderMap, name: &HeaderName) -> Option<&'h str> 
 // ---- POST: one client message ----
 
 /// A `POST`: media types, body, then the era decides where the message goes.
-async fn post(
+async fn post<B>(
     endpoint: &Endpoint,
     headers: &guard::Headers<'_>,
-    body: Body,
-) -> Result<Response, Refusal> {
+    body: B,
+) -> Result<Response, Refusal>
+where
+    B: HttpBody<Data = Bytes>,
+    B::Error: Into<axum::BoxError>,
+{
     guard::check_post_media(headers)?;
     let bytes =
         guard::read_body(body, endpoint.max_body, endpoint.options.body_read_timeout).await?;
