@@ -55,32 +55,34 @@ impl<'a> Path<'a> {
 
     /// RFC 6901: `~` is written `~0` and `/` is written `~1`.
     pub(super) fn pointer(&self) -> String {
-        let mut segs = Vec::with_capacity(self.depth);
-        let mut at = Some(self);
-        while let Some(p) = at {
-            segs.push(p.seg);
-            at = p.parent;
-        }
         let mut out = String::new();
-        for seg in segs.iter().rev() {
-            match seg {
-                Seg::Root => {}
-                Seg::Index(i) => {
-                    let _ = write!(out, "/{i}");
-                }
-                Seg::Key(k) => {
-                    out.push('/');
-                    for c in k.chars() {
-                        match c {
-                            '~' => out.push_str("~0"),
-                            '/' => out.push_str("~1"),
-                            c => out.push(c),
-                        }
+        self.write_pointer(&mut out);
+        out
+    }
+
+    /// Appends the pointer, the root's segment first. Recursive: the walk is at most
+    /// [`super::MAX_DEPTH`] levels deep, and each level's frame here is small (collecting the
+    /// segments into a `Vec` first cost every violation an allocation).
+    fn write_pointer(&self, out: &mut String) {
+        if let Some(parent) = self.parent {
+            parent.write_pointer(out);
+        }
+        match self.seg {
+            Seg::Root => {}
+            Seg::Index(i) => {
+                let _ = write!(out, "/{i}");
+            }
+            Seg::Key(k) => {
+                out.push('/');
+                for c in k.chars() {
+                    match c {
+                        '~' => out.push_str("~0"),
+                        '/' => out.push_str("~1"),
+                        c => out.push(c),
                     }
                 }
             }
         }
-        out
     }
 }
 

@@ -48,7 +48,7 @@ pub(super) fn report(out: &mut Vec<Violation>, path: &Path<'_>, msg: Msg<'_>) {
         Msg::Text(t) => t.to_owned(),
         Msg::Depth => format!("nesting deeper than {MAX_DEPTH} levels"),
         Msg::Type(expected, v) => match v {
-            Value::Number(_) if expected.contains("integer") => format!("{expected}{}", got(v)),
+            Value::Number(_) if expected.contains("integer") => with_got(expected, v),
             Value::String(s) => match json_container(s) {
                 Some(bit) if expected.contains(&Types(bit).describe()) => {
                     let noun = if bit == Types::OBJECT {
@@ -62,7 +62,7 @@ pub(super) fn report(out: &mut Vec<Violation>, path: &Path<'_>, msg: Msg<'_>) {
             },
             other => format!("{expected} (got {})", kind(other)),
         },
-        Msg::Choices(prefix, v) => format!("{prefix}{}", got(v)),
+        Msg::Choices(prefix, v) => with_got(prefix, v),
         Msg::Bound(op, bound, n) => format!("must be {op} {bound} (got {n})"),
         Msg::MultipleOf(m, n) => format!("must be a multiple of {m} (got {n})"),
         Msg::MinLength(min, n) => count("must be at least", min, CHARACTERS, "", n),
@@ -221,7 +221,8 @@ fn quote_into(out: &mut String, v: &Value) {
 fn quote_str(out: &mut String, s: &str) {
     let cut = s.char_indices().nth(QUOTE_LIMIT).map(|(i, _)| i);
     let shown = &s[..cut.unwrap_or(s.len())];
-    let quoted = Value::String(shown.to_owned()).to_string();
+    // serde_json's quoting (JSON escapes), written from the borrowed text: one allocation.
+    let quoted = serde_json::to_string(shown).unwrap_or_default();
     match cut {
         None => out.push_str(&quoted),
         Some(_) => {
@@ -254,15 +255,18 @@ impl std::io::Write for Limited {
     }
 }
 
-fn got(v: &Value) -> String {
-    let mut s = String::from(" (got ");
+/// `lead`, then ` (got …)` with the value quoted: one string, written in place.
+fn with_got(lead: &str, v: &Value) -> String {
+    let mut s = String::with_capacity(lead.len() + 16);
+    s.push_str(lead);
+    s.push_str(" (got ");
     quote_into(&mut s, v);
     s.push(')');
     s
 }
 
-fn plural(n: u64, one: &str, many: &str) -> String {
-    format!("{n} {}", if n == 1 { one } else { many })
+fn noun<'a>(n: u64, one: &'a str, many: &'a str) -> &'a str {
+    if n == 1 { one } else { many }
 }
 
 /// The nouns of a counted bound: one, many.
@@ -275,7 +279,8 @@ const SHAPED: &str = " matching the required shape";
 /// `must have at least 2 items (got 1)`: a count bound's message, `lead`, the bound and its noun,
 /// `tail`, then what was counted.
 fn count(lead: &str, bound: u64, [one, many]: [&str; 2], tail: &str, got: u64) -> String {
-    format!("{lead} {}{tail} (got {got})", plural(bound, one, many))
+    let noun = noun(bound, one, many);
+    format!("{lead} {bound} {noun}{tail} (got {got})")
 }
 
 #[cfg(test)]
@@ -291,8 +296,14 @@ mod tests {
             choices_message(&[json!(1), json!(null), json!({"k": [true]})]),
             r#"must be one of 1, null, {"k":[true]}"#
         );
-        assert_eq!(plural(1, "item", "items"), "1 item");
-        assert_eq!(plural(0, "item", "items"), "0 items");
+        assert_eq!(
+            count("must have at least", 1, ITEMS, "", 0),
+            "must have at least 1 item (got 0)"
+        );
+        assert_eq!(
+            count("must contain at most", 0, ITEMS, SHAPED, 2),
+            "must contain at most 0 items matching the required shape (got 2)"
+        );
         assert_eq!(kind(&json!(1.5)), "number");
     }
 
