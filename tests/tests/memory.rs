@@ -2,6 +2,7 @@
 //! over stdio to one server process grow its resident memory by less than 5 MiB after warm-up.
 
 use std::process::Stdio;
+use std::time::Duration;
 
 use test_support::stdio::spawn;
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
@@ -11,6 +12,9 @@ const WARM_UP: usize = 20_000;
 const CALLS: usize = 400_000;
 /// Lines written before their answers are read: enough to keep the server busy.
 const WINDOW: usize = 2_000;
+/// A server that neither reads nor answers for this long has stalled: fail with what is known
+/// rather than hang (a lost wake-up in the stdio transport once did that, intermittently).
+const STALL: Duration = Duration::from_secs(60);
 
 fn rss_kib(pid: u32) -> u64 {
     let status = std::fs::read_to_string(format!("/proc/{pid}/status")).expect("procfs");
@@ -85,9 +89,16 @@ async fn four_hundred_thousand_calls_grow_memory_by_less_than_five_mebibytes() {
         for i in sent..sent + WINDOW {
             batch.push_str(&call(i));
         }
-        stdin.write_all(batch.as_bytes()).await.unwrap();
-        for _ in 0..WINDOW {
-            let line = lines.next_line().await.unwrap().expect("an answer");
+        tokio::time::timeout(STALL, stdin.write_all(batch.as_bytes()))
+            .await
+            .unwrap_or_else(|_| panic!("the server stopped reading at call {sent}"))
+            .unwrap();
+        for i in 0..WINDOW {
+            let line = tokio::time::timeout(STALL, lines.next_line())
+                .await
+                .unwrap_or_else(|_| panic!("no answer to call {} in {STALL:?}", sent + i))
+                .unwrap()
+                .expect("an answer");
             if is_valid_answer(&line) {
                 valid += 1;
             } else {

@@ -16,10 +16,11 @@
 use std::io;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::task::Poll;
+use std::task::{Context, Poll, Waker};
 
 use serde_json::Value;
 use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncWrite, AsyncWriteExt, BufReader};
+use tokio::sync::mpsc::UnboundedReceiver;
 use tokio::sync::{Notify, oneshot};
 use tokio::task::JoinSet;
 
@@ -167,6 +168,25 @@ fn reply_after_sent(buf: &mut Vec<u8>, outgoing: &mut queue::Receiver<Outgoing>,
         encode_typed(buf, &m);
     }
     reply.encode_into(buf);
+}
+
+/// The next answer if one is ready now, without waiting.
+///
+/// Not `UnboundedReceiver::try_recv`: when it meets a send still under way on another thread
+/// (a request's task answering), it sleeps on tokio's thread-local parker until that send is
+/// done (tokio 1.54, `chan.rs`), and that is the very parker `Runtime::block_on` sleeps on. On the
+/// thread of a `block_on` (a server's `main`, where `serve_stdio` usually runs) the sleep ate a
+/// wake-up already meant for this task (the reader's, which had just stepped aside for the
+/// writer), so `block_on` then slept for good: the server stopped reading with its input pipe
+/// full. Seen about once in three million calls under `tests/py/stdio_stress.py`, and once in
+/// CI in `tests/tests/memory.rs`. A poll with a no-op waker never sleeps: a send still under
+/// way counts as nothing ready, and the writer's next `recv` registers its own waker and looks
+/// again.
+fn take_ready(replies: &mut UnboundedReceiver<Outbound>) -> Option<Outbound> {
+    match replies.poll_recv(&mut Context::from_waker(Waker::noop())) {
+        Poll::Ready(reply) => reply,
+        Poll::Pending => None,
+    }
 }
 
 /// The answers waiting for the writer, counted so that the reader can wait for room.
@@ -392,7 +412,7 @@ impl Server {
                 while buf.len() < WRITE_BATCH_BYTES {
                     if let Some(m) = outgoing.try_recv() {
                         encode_typed(&mut buf, &m);
-                    } else if let Ok(reply) = replies.try_recv() {
+                    } else if let Some(reply) = take_ready(&mut replies) {
                         replies_tx.taken(max_queued);
                         reply_after_sent(&mut buf, &mut outgoing, reply);
                     } else {
