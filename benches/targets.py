@@ -45,7 +45,8 @@ class Rows:
 
     def median(self, workload, server, key):
         values = [r[key] for r in self.rows
-                  if (r["workload"], r["server"]) == (workload, server) and key in r]
+                  if (r["workload"], r["server"]) == (workload, server)
+                  and r.get(key) is not None]
         return statistics.median(values) if values else None
 
     def best(self, workload, servers, repeat, key, pick):
@@ -280,6 +281,27 @@ def main():
                     n(rows.best_median(w, rmcp, "p99_us", min)),
                 ])))
         print()
+    if any("sys_share" in r for r in http + stdio):
+        print_kernel_share(http, stdio, args.window)
+
+
+def print_kernel_share(http, stdio, window):
+    """CPU per call split into user and kernel time, for every server (medians over the
+    repeats of CPU per call and of the kernel's share of it, from the driver's `sys_share`)."""
+    print("### CPU per call, user + kernel (window %d, medians, µs)\n" % window)
+    print("| transport | workload | server | CPU µs/call | user | kernel | kernel share |")
+    print("|---|---|---|---:|---:|---:|---:|")
+    for data, transport in [(http, "HTTP"), (stdio, "stdio")]:
+        rows = Rows(data, window)
+        for w in dict.fromkeys(r["workload"] for r in rows.rows):
+            for server in dict.fromkeys(r["server"] for r in rows.rows if r["workload"] == w):
+                cpu = rows.median(w, server, "cpu_us_per_call")
+                share = rows.median(w, server, "sys_share")
+                if cpu is None or share is None:
+                    continue
+                print("| %s | %s | %s | %.1f | %.1f | %.1f | %.0f %% |" % (
+                    transport, w, server, cpu, cpu * (1 - share), cpu * share, 100 * share))
+    print()
 
 
 if __name__ == "__main__":

@@ -38,7 +38,7 @@ use hyper_util::rt::TokioIo;
 
 use crate::{
     RunResult, Spawned, Workload, cpu_ns, load_average, median, median_result, peak_rss_kib,
-    percentile, status_kib,
+    percentile, status_kib, sys_share, user_sys_ticks,
 };
 
 const STATELESS: &str = "2026-07-28";
@@ -454,12 +454,14 @@ fn run(
             })
             .collect();
         tokio::time::sleep(timing.0).await;
+        let ticks_before = user_sys_ticks(pid)?;
         let cpu_before = cpu_ns(pid)?;
         let t0 = Instant::now();
         phase.store(MEASURING, Ordering::Relaxed);
         tokio::time::sleep(timing.1).await;
         phase.store(STOPPED, Ordering::Relaxed);
         let cpu_after = cpu_ns(pid)?;
+        let ticks_after = user_sys_ticks(pid)?;
         let elapsed = t0.elapsed();
         let rss = peak_rss_kib(pid)?;
         let mut all = ConnStats::default();
@@ -481,6 +483,7 @@ fn run(
             p99_us: p(99.0),
             p999_us: p(99.9),
             cpu_us_per_call: (cpu_after - cpu_before) as f64 / 1e3 / calls as f64,
+            sys_share: sys_share(ticks_before, ticks_after),
             peak_rss_kib: rss as f64,
             rejected: all.rejected as f64 / calls as f64,
             mean_response_bytes: all.body_bytes as f64 / calls as f64,

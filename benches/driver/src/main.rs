@@ -163,6 +163,9 @@ struct RunResult {
     p99_us: f64,
     p999_us: f64,
     cpu_us_per_call: f64,
+    /// The kernel's share of the server's CPU time over the measured window (system time over
+    /// user + system, from `/proc/<pid>/stat` in clock ticks; NaN if no tick was counted).
+    sys_share: f64,
     peak_rss_kib: f64,
     startup_ms: f64,
     /// The one-minute load average when the run started.
@@ -212,6 +215,19 @@ fn cpu_clock_ns(pid: u32) -> Option<u64> {
 
 /// utime + stime of the whole process (live and exited threads), in clock ticks.
 fn cpu_ticks(pid: u32) -> Result<u64, String> {
+    let (utime, stime) = user_sys_ticks(pid)?;
+    Ok(utime + stime)
+}
+
+/// The share of system time in the CPU time between two `user_sys_ticks` readings.
+fn sys_share(before: (u64, u64), after: (u64, u64)) -> f64 {
+    let user = after.0.saturating_sub(before.0) as f64;
+    let sys = after.1.saturating_sub(before.1) as f64;
+    sys / (user + sys)
+}
+
+/// (utime, stime) of the whole process (live and exited threads), in clock ticks.
+fn user_sys_ticks(pid: u32) -> Result<(u64, u64), String> {
     let stat = std::fs::read_to_string(format!("/proc/{pid}/stat"))
         .map_err(|e| format!("reading /proc/{pid}/stat: {e}"))?;
     // The command name may contain spaces; fields are counted after its closing parenthesis.
@@ -220,7 +236,7 @@ fn cpu_ticks(pid: u32) -> Result<u64, String> {
     // Fields 14 and 15 of stat(5) are utime and stime; `rest` starts at field 3.
     let utime: u64 = fields[11].parse().map_err(|_| "bad utime")?;
     let stime: u64 = fields[12].parse().map_err(|_| "bad stime")?;
-    Ok(utime + stime)
+    Ok((utime, stime))
 }
 
 /// Peak resident set size in KiB.
@@ -375,6 +391,7 @@ fn run(
     for _ in 0..window {
         tokens.send(()).unwrap();
     }
+    let ticks_before = user_sys_ticks(pid)?;
     let cpu_before = cpu_ns(pid)?;
     let t0 = Instant::now();
     let writer = {
@@ -433,6 +450,7 @@ fn run(
     }
     let elapsed = t0.elapsed();
     let cpu_after = cpu_ns(pid);
+    let ticks_after = user_sys_ticks(pid);
     let rss = peak_rss_kib(pid);
     drop(tokens);
     let stdin = writer
@@ -442,6 +460,7 @@ fn run(
     drop(spawned);
     outcome?;
     let cpu_after = cpu_after?;
+    let ticks_after = ticks_after?;
 
     latencies.sort_unstable();
     Ok(RunResult {
@@ -450,6 +469,7 @@ fn run(
         p99_us: percentile(&latencies, 99.0) / 1e3,
         p999_us: percentile(&latencies, 99.9) / 1e3,
         cpu_us_per_call: (cpu_after - cpu_before) as f64 / 1e3 / n as f64,
+        sys_share: sys_share(ticks_before, ticks_after),
         peak_rss_kib: rss? as f64,
         startup_ms: startup.as_secs_f64() * 1e3,
         load,
@@ -470,7 +490,7 @@ fn record(
     serde_json::json!({
         "transport": transport, "workload": workload, "window": window, "server": server,
         "repeat": repeat, "calls_per_s": r.calls_per_s, "p50_us": r.p50_us, "p99_us": r.p99_us,
-        "p999_us": r.p999_us, "cpu_us_per_call": r.cpu_us_per_call,
+        "p999_us": r.p999_us, "cpu_us_per_call": r.cpu_us_per_call, "sys_share": r.sys_share,
         "peak_rss_kib": r.peak_rss_kib, "rejected": r.rejected,
         "bytes": r.mean_response_bytes, "load1": r.load,
     })
@@ -499,6 +519,7 @@ fn median_result(runs: &[RunResult]) -> RunResult {
         p99_us: m(|r| r.p99_us),
         p999_us: m(|r| r.p999_us),
         cpu_us_per_call: m(|r| r.cpu_us_per_call),
+        sys_share: m(|r| r.sys_share),
         peak_rss_kib: m(|r| r.peak_rss_kib),
         startup_ms: m(|r| r.startup_ms),
         load: m(|r| r.load),
