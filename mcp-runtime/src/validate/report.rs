@@ -58,16 +58,16 @@ pub(super) fn report(out: &mut Vec<Violation>, path: &Path<'_>, msg: Msg<'_>) {
                     };
                     format!("{expected} (got a string holding JSON; pass the {noun} itself)")
                 }
-                _ => format!("{expected} (got string)"),
+                _ => concat(&[expected, " (got string)"]),
             },
-            other => format!("{expected} (got {})", kind(other)),
+            other => concat(&[expected, " (got ", kind(other), ")"]),
         },
         Msg::Choices(prefix, v) => with_got(prefix, v),
         Msg::Bound(op, bound, n) => format!("must be {op} {bound} (got {n})"),
         Msg::MultipleOf(m, n) => format!("must be a multiple of {m} (got {n})"),
         Msg::MinLength(min, n) => count("must be at least", min, CHARACTERS, "", n),
         Msg::MaxLength(max, n) => count("must be at most", max, CHARACTERS, "", n),
-        Msg::Pattern(p) => format!("must match the pattern {p}"),
+        Msg::Pattern(p) => concat(&["must match the pattern ", p]),
         Msg::Format(name, s) => {
             let mut m = format!("must be a valid {name} (got ");
             quote_str(&mut m, s);
@@ -82,7 +82,10 @@ pub(super) fn report(out: &mut Vec<Violation>, path: &Path<'_>, msg: Msg<'_>) {
         Msg::MinContains(min, n) => count("must contain at least", min, ITEMS, SHAPED, n),
         Msg::MaxContains(max, n) => count("must contain at most", max, ITEMS, SHAPED, n),
         Msg::Missing(noun, name) => {
-            let mut m = format!("missing required {noun} ");
+            let mut m = String::with_capacity(20 + noun.len() + name.len());
+            for piece in ["missing required ", noun, " "] {
+                m.push_str(piece);
+            }
             quote_str(&mut m, name);
             m
         }
@@ -95,9 +98,14 @@ pub(super) fn report(out: &mut Vec<Violation>, path: &Path<'_>, msg: Msg<'_>) {
             m
         }
         Msg::Unknown(noun, name, allowed) => {
-            let mut m = format!("unknown {noun} ");
+            let mut m = String::with_capacity(32 + noun.len() + name.len() + allowed.len());
+            for piece in ["unknown ", noun, " "] {
+                m.push_str(piece);
+            }
             quote_str(&mut m, name);
-            let _ = write!(m, " (allowed: {allowed})");
+            for piece in [" (allowed: ", allowed, ")"] {
+                m.push_str(piece);
+            }
             m
         }
         Msg::MinProperties(min, n) => count("must have at least", min, PROPERTIES, "", n),
@@ -280,7 +288,25 @@ const SHAPED: &str = " matching the required shape";
 /// `tail`, then what was counted.
 fn count(lead: &str, bound: u64, [one, many]: [&str; 2], tail: &str, got: u64) -> String {
     let noun = noun(bound, one, many);
-    format!("{lead} {bound} {noun}{tail} (got {got})")
+    // Two numbers of at most 20 digits each.
+    let mut m = String::with_capacity(lead.len() + noun.len() + tail.len() + 50);
+    m.push_str(lead);
+    let _ = write!(m, " {bound} ");
+    m.push_str(noun);
+    m.push_str(tail);
+    let _ = write!(m, " (got {got})");
+    m
+}
+
+/// The pieces in one string of their size. The messages every rejected call writes are built
+/// this way rather than with `format!`, whose machinery and growing buffer cost about a
+/// thousand instructions per rejected call (callgrind, BENCHMARKS.md).
+fn concat(pieces: &[&str]) -> String {
+    let mut m = String::with_capacity(pieces.iter().map(|p| p.len()).sum());
+    for piece in pieces {
+        m.push_str(piece);
+    }
+    m
 }
 
 #[cfg(test)]
