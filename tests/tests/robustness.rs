@@ -229,6 +229,56 @@ async fn calls_over_the_cap_wait_and_none_is_lost() {
     }
 }
 
+/// A call that runs no user code (arguments the schema refuses, a tool that does not exist) is
+/// answered without a slot: with the only slot held by a slow call, both are answered at once.
+#[tokio::test]
+async fn a_rejected_call_does_not_wait_for_a_slot() {
+    let options = KitOptions {
+        max_concurrent: Some(1),
+        ..KitOptions::default()
+    };
+    for via in VIAS {
+        for era in [Era::Handshake, Era::Stateless] {
+            let mut peer = raw_kit(KIT, via, &options, era);
+            peer.open().await;
+            let slow = peer.request_tool("slow", json!({"ms": 600000})).await;
+            let invalid = peer.request_tool("slow", json!({"ms": "soon"})).await;
+            let unknown = peer.request_tool("no_such_tool", json!({})).await;
+            let within = std::time::Duration::from_secs(20);
+            let (r, _) = tokio::time::timeout(within, peer.recv_response(&invalid))
+                .await
+                .expect("a rejected call is answered while the slot is held");
+            assert_eq!(r["result"]["isError"], true, "{via:?} {era:?}: {r}");
+            let text = r["result"]["content"][0]["text"]
+                .as_str()
+                .unwrap_or_default();
+            assert!(
+                text.starts_with("Invalid arguments for tool slow: /ms"),
+                "{r}"
+            );
+            let (r, _) = tokio::time::timeout(within, peer.recv_response(&unknown))
+                .await
+                .expect("an unknown tool is answered while the slot is held");
+            assert_eq!(
+                r["result"]["content"][0]["text"], "Unknown tool: no_such_tool",
+                "{via:?} {era:?}: {r}"
+            );
+            peer.send(
+                &json!({"jsonrpc": "2.0", "method": "notifications/cancelled",
+                "params": {"requestId": slow}}),
+            )
+            .await;
+            // Once the slow call is gone, a call that needs the slot runs.
+            let stats = peer.request_tool("stats", json!({})).await;
+            let (r, _) = tokio::time::timeout(within, peer.recv_response(&stats))
+                .await
+                .expect("the slot is free again");
+            assert_eq!(r["result"]["structuredContent"]["running"], 0, "{r}");
+            peer.finish_ok().await;
+        }
+    }
+}
+
 #[tokio::test]
 async fn requests_are_answered_as_they_complete_not_in_arrival_order() {
     for via in VIAS {

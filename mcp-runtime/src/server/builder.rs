@@ -196,6 +196,8 @@ impl ServerBuilder {
         pub fn call_timeout(timeout: Duration) => options.call_timeout = Some(timeout);
 
         /// How many tool calls may run at once; further calls wait for a slot (none is refused).
+        /// A call that runs no user code (an unknown tool, arguments the schema refuses) is
+        /// answered without one.
         pub fn max_concurrent_calls(n: usize) => options.max_concurrent_calls = Some(n);
 
         /// The longest incoming message, in bytes (default 4 MiB). Longer lines get an error response.

@@ -78,13 +78,28 @@ impl ToolTable {
         arguments: Option<Value>,
         unknown: UnknownToolPolicy,
     ) -> Result<ToolOutput, ProtocolError> {
+        match self.check_call(name, arguments, unknown) {
+            Checked::Ready(tool, args) => run(tool, state.clone(), ctx, args).await,
+            Checked::Answered(answer) => answer,
+        }
+    }
+
+    /// The part of a call that runs no user code: the tool looked up and its arguments checked
+    /// against its schema. What fails here is answered at once, so the server answers it
+    /// before it sets anything up for the call (its scope, context, slot and timeout).
+    pub(crate) fn check_call(
+        &self,
+        name: &str,
+        arguments: Option<Value>,
+        unknown: UnknownToolPolicy,
+    ) -> Checked<'_> {
         let Some(tool) = self.get(name) else {
             tracing::info!(tool = name, "unknown tool");
             // The first block is exactly the Python SDK's text; the second lists the valid names
             // so that a model that guessed a name can pick a real one.
             let unknown_text = format!("Unknown tool: {name}");
             let valid_text = format!("Valid tools: {}", self.names().join(", "));
-            return match unknown {
+            return Checked::Answered(match unknown {
                 UnknownToolPolicy::ToolResult => Ok(CallToolResult {
                     content: vec![Content::text(unknown_text), Content::text(valid_text)],
                     is_error: true,
@@ -94,26 +109,34 @@ impl ToolTable {
                 UnknownToolPolicy::ProtocolError => Err(ProtocolError::invalid_params(format!(
                     "{unknown_text}. {valid_text}"
                 ))),
-            };
+            });
         };
         let mut args = match arguments {
             None | Some(Value::Null) => Value::Object(Map::new()),
             Some(v @ Value::Object(_)) => v,
             Some(_) => {
-                return Err(ProtocolError::invalid_params(
+                return Checked::Answered(Err(ProtocolError::invalid_params(
                     "tools/call arguments must be an object",
-                ));
+                )));
             }
         };
         let violations = tool.validator.validate(&mut args);
         if !violations.is_empty() {
-            return Ok(rejected(tool.name(), &violations).into());
+            return Checked::Answered(Ok(rejected(tool.name(), &violations).into()));
         }
         let Value::Object(args) = args else {
             unreachable!("checked above")
         };
-        run(tool, state.clone(), ctx, args).await
+        Checked::Ready(tool, args)
     }
+}
+
+/// A call after [`ToolTable::check_call`].
+pub(crate) enum Checked<'t> {
+    /// A known tool with arguments that meet its schema: its handler runs next.
+    Ready(&'t Tool, Map<String, Value>),
+    /// The answer already: an unknown tool, or arguments the schema refuses.
+    Answered(Result<ToolOutput, ProtocolError>),
 }
 
 /// The result for arguments that break the schema; the log names the fields, never the values.
