@@ -318,6 +318,10 @@ mod tests {
             ("applications/*", false, false),
             ("/*, application, */json", false, false),
             ("", false, false),
+            // A `/` among the parameters is not the media range's.
+            ("text/plain;x=a/json, application;y=b/json", false, false),
+            ("application/json;q=0.5,text/event-stream", true, true),
+            (",, ,application/json,", true, false),
         ] {
             let found = with(accept);
             assert_eq!(
