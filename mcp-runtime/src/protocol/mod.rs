@@ -225,12 +225,6 @@ impl Implementation {
         }
         Value::Object(m)
     }
-
-    /// [`Implementation::to_json`], encoded.
-    pub(crate) fn encoded(&self) -> std::sync::Arc<serde_json::value::RawValue> {
-        let json = serde_json::value::to_raw_value(&self.to_json());
-        json.expect("a JSON value encodes").into()
-    }
 }
 
 /// What a client declared it can do (`capabilities` of `initialize`, or the

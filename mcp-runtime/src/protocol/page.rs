@@ -115,7 +115,7 @@ impl Serialize for Entries<'_> {
 mod tests {
     use super::*;
     use crate::protocol::Implementation;
-    use crate::protocol::stateless::{CacheHint, stamp_result};
+    use crate::protocol::stateless::{CacheHint, ServerStamp, stamp_result};
     use serde_json::{Map, json};
 
     /// What a page was before its entries were encoded: a `Value` built per request.
@@ -175,7 +175,7 @@ mod tests {
             );
             for cache in caches {
                 let stamp = Stamp {
-                    server_info: info.encoded(),
+                    server_info: ServerStamp::of(&info),
                     cache,
                 };
                 let page = Page::new("tools", &listing, range.clone(), next.map(str::to_owned));

@@ -137,13 +137,35 @@ pub fn stamp_result(result: &mut Value, server_info: &Implementation, cache: Opt
     }
 }
 
+/// The server's identity as the stateless era stamps results with it, encoded once when the
+/// server is built: the `Implementation` ([`Implementation::to_json`]), and the `_meta` object of
+/// a result that has none of its own, which every such answer writes as it is (building that
+/// object per answer cost about 450 instructions, callgrind).
+#[derive(Debug)]
+pub(crate) struct ServerStamp {
+    info: Box<RawValue>,
+    meta: Box<RawValue>,
+}
+
+impl ServerStamp {
+    pub(crate) fn of(info: &Implementation) -> Arc<ServerStamp> {
+        let info = info.to_json();
+        let meta = json!({ SERVER_INFO_KEY: info });
+        let raw = |v: &Value| serde_json::value::to_raw_value(v).expect("a JSON value encodes");
+        Arc::new(ServerStamp {
+            info: raw(&info),
+            meta: raw(&meta),
+        })
+    }
+}
+
 /// What [`stamp_result`] adds to a result, kept apart from a result that stays typed until it is
 /// written (a `tools/call` result, a list page): the server's identity, encoded once, and the
 /// cache hint.
 #[derive(Debug, Clone)]
 pub(crate) struct Stamp {
-    /// The server's `Implementation`, as [`Implementation::to_json`] encodes it.
-    pub(crate) server_info: Arc<RawValue>,
+    /// The server's identity, encoded.
+    pub(crate) server_info: Arc<ServerStamp>,
     pub(crate) cache: Option<CacheHint>,
 }
 
@@ -164,12 +186,12 @@ impl Stamp {
 /// `resultType`, with the server's identity (`server_info`, encoded) added to it.
 pub(crate) fn serialize_stamp<M: SerializeMap>(
     m: &mut M,
-    server_info: &RawValue,
+    server_info: &ServerStamp,
     cache: Option<CacheHint>,
     meta: Option<&Map<String, Value>>,
 ) -> Result<(), M::Error> {
     if let Some(meta) = meta {
-        m.serialize_entry("_meta", &MetaWith(meta, server_info))?;
+        m.serialize_entry("_meta", &MetaWith(meta, &server_info.info))?;
     }
     m.serialize_entry("resultType", "complete")?;
     if let Some(cache) = cache {
@@ -178,7 +200,7 @@ pub(crate) fn serialize_stamp<M: SerializeMap>(
         m.serialize_entry("cacheScope", scope)?;
     }
     if meta.is_none() {
-        m.serialize_entry("_meta", &MetaWith(&Map::new(), server_info))?;
+        m.serialize_entry("_meta", &*server_info.meta)?;
     }
     Ok(())
 }

@@ -13,6 +13,7 @@ use super::resources::ResourceUpdates;
 use super::{Server, ServerInner};
 use crate::prompt::{PromptBuildError, PromptTable, Prompts};
 use crate::protocol::Implementation;
+use crate::protocol::stateless::ServerStamp;
 use crate::resource::{DuplicateResource, ResourceTable};
 use crate::task::run::Tasks;
 use crate::task::{MemoryTaskStore, TaskStore};
@@ -383,7 +384,7 @@ impl ServerBuilder {
                 resources,
                 resource_updates: self.resource_updates,
                 state: Arc::new(self.state),
-                server_info: self.info.encoded(),
+                server_info: ServerStamp::of(&self.info),
                 info: self.info,
                 instructions: self.instructions,
                 options: self.options,

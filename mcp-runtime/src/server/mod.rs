@@ -58,7 +58,8 @@ use crate::error::ProtocolError;
 use crate::prompt::Prompts;
 use crate::protocol::handshake::{InitializeParams, initialize_result};
 use crate::protocol::stateless::{
-    CacheHint, Envelope, REMOVED_METHODS, Stamp, discover_result, has_envelope, stamp_result,
+    CacheHint, Envelope, REMOVED_METHODS, ServerStamp, Stamp, discover_result, has_envelope,
+    stamp_result,
 };
 use crate::protocol::{
     Implementation, Incoming, Listing, LogLevel, Notification, Page, Request, RequestId,
@@ -118,7 +119,7 @@ struct ServerInner {
     state: Arc<StateMap>,
     info: Implementation,
     /// `info` as its JSON, encoded once: what stateless results carry in their `_meta`.
-    server_info: Arc<serde_json::value::RawValue>,
+    server_info: Arc<ServerStamp>,
     instructions: Option<String>,
     options: ServerOptions,
     call_slots: Option<Arc<Semaphore>>,
@@ -142,7 +143,7 @@ enum Outcome {
     Answer(Result<Value, ProtocolError>),
     /// A `tools/call` result, kept typed until it is written; in the stateless era, with the
     /// server's identity to stamp it with.
-    Called(ToolOutput, Option<Arc<serde_json::value::RawValue>>),
+    Called(ToolOutput, Option<Arc<ServerStamp>>),
     /// A page of a list method, written from its table's encoded entries.
     Listed(Page),
     /// Cancelled by the client: no response.

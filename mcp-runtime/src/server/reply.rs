@@ -5,10 +5,9 @@ use std::fmt;
 use std::sync::Arc;
 
 use serde_json::Value;
-use serde_json::value::RawValue;
 
 use crate::error::ProtocolError;
-use crate::protocol::stateless::serialize_stamp;
+use crate::protocol::stateless::{ServerStamp, serialize_stamp};
 use crate::protocol::{Page, Rejected, RequestId, error_response, result_message};
 use crate::tool::output::ToolOutput;
 
@@ -32,7 +31,7 @@ pub(crate) enum ReplyBody {
     Result(Value),
     /// A `tools/call` result; in the stateless era, with the server's identity (encoded) to
     /// stamp it with (a call result has no cache hint).
-    Call(ToolOutput, Option<Arc<RawValue>>),
+    Call(ToolOutput, Option<Arc<ServerStamp>>),
     /// A page of `tools/list`, `prompts/list`, `resources/list` or `resources/templates/list`.
     Page(Page),
     Error(ProtocolError),
@@ -133,7 +132,7 @@ fn to_value(result: &impl serde::Serialize) -> Value {
 
 /// A `tools/call` result, with what the stateless era adds to it: the members, in order, that
 /// [`crate::protocol::stateless::stamp_result`] gives its `Value`.
-struct CallResult<'a>(&'a ToolOutput, Option<&'a RawValue>);
+struct CallResult<'a>(&'a ToolOutput, Option<&'a ServerStamp>);
 
 impl serde::Serialize for CallResult<'_> {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -233,7 +232,7 @@ mod tests {
             stamp_result(&mut value, &info, None);
             let reply = Reply {
                 id: Some(RequestId::from(3)),
-                body: ReplyBody::Call(typed, Some(info.encoded())),
+                body: ReplyBody::Call(typed, Some(ServerStamp::of(&info))),
             };
             let expected = result_message(json!(3), value);
             assert_eq!(reply.to_string(), expected.to_string());
