@@ -290,8 +290,24 @@ mod tests {
                 .map(Incoming::from_value)
                 .unwrap();
             assert_eq!(format!("{fast:?}"), format!("{general:?}"), "{line}");
+            let text = Incoming::parse_text(line);
+            assert_eq!(format!("{text:?}"), format!("{general:?}"), "{line}");
         }
         let error = Incoming::parse(b"{not json").unwrap_err();
         assert_eq!(error.error.code, crate::error::codes::PARSE_ERROR);
+        // Bytes that are not UTF-8, in a string or alone, are a parse error in serde_json's words.
+        for line in [
+            &b"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"p\xffing\"}"[..],
+            b"\xc3\x28",
+        ] {
+            let error = Incoming::parse(line).unwrap_err();
+            assert_eq!(error.error.code, crate::error::codes::PARSE_ERROR);
+            assert!(
+                error.error.message.starts_with("Parse error: "),
+                "{}",
+                error.error.message
+            );
+            assert!(error.id.is_none());
+        }
     }
 }

@@ -46,7 +46,7 @@ pub(crate) fn batch_items(bytes: &[u8]) -> Option<Vec<BatchItem>> {
                         ),
                     )));
                 }
-                Incoming::parse(item.get().as_bytes()).map_err(|r| Box::new(Reply::from(r)))
+                Incoming::parse_text(item.get()).map_err(|r| Box::new(Reply::from(r)))
             })
             .collect(),
     )

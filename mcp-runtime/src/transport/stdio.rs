@@ -254,18 +254,19 @@ fn stdio_streams() -> (StdinReader, StdoutWriter) {
     }
 }
 
-/// The error response a line that is not a message gets, or `None` for a blank line.
-fn reject_line(line: &Line, max: usize) -> Option<Value> {
+/// A complete line's text, or the error response a line that is not a message gets (over the
+/// size limit, or not UTF-8).
+fn line_text(line: &Line, max: usize) -> Result<&str, Value> {
     let error = match line {
         Line::TooLong(n) => ProtocolError::invalid_request(format!(
             "Invalid Request: the message is {n} bytes, over the limit of {max}"
         )),
-        Line::Complete(bytes) if std::str::from_utf8(bytes).is_err() => {
-            ProtocolError::parse_error("Parse error: the message is not valid UTF-8")
-        }
-        Line::Complete(_) => return None,
+        Line::Complete(bytes) => match std::str::from_utf8(bytes) {
+            Ok(text) => return Ok(text),
+            Err(_) => ProtocolError::parse_error("Parse error: the message is not valid UTF-8"),
+        },
     };
-    Some(error_response(&Value::Null, &error))
+    Err(error_response(&Value::Null, &error))
 }
 
 impl Server {
@@ -320,21 +321,21 @@ impl Server {
                         break Err(e);
                     }
                 };
-                if let Some(response) = reject_line(&line, max) {
-                    tracing::warn!(error = %response["error"]["message"], "rejected an incoming line");
-                    replies_tx.send(Outbound::Value(response));
-                    continue;
-                }
-                let Line::Complete(bytes) = line else {
-                    unreachable!("too-long lines are rejected above")
+                let text = match line_text(&line, max) {
+                    Ok(text) => text,
+                    Err(response) => {
+                        tracing::warn!(error = %response["error"]["message"], "rejected an incoming line");
+                        replies_tx.send(Outbound::Value(response));
+                        continue;
+                    }
                 };
-                if bytes.iter().all(u8::is_ascii_whitespace) {
+                if text.bytes().all(|b| b.is_ascii_whitespace()) {
                     continue;
                 }
                 // A batch, on a connection whose version says batches must be accepted.
-                if bytes.iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'[')
+                if text.bytes().find(|b| !b.is_ascii_whitespace()) == Some(b'[')
                     && self.accepts_batches(&conn)
-                    && let Some(items) = batch_items(&bytes)
+                    && let Some(items) = batch_items(text.as_bytes())
                 {
                     let answer = self.batch(items, &conn);
                     let replies_tx = replies_tx.clone();
@@ -345,7 +346,7 @@ impl Server {
                     });
                     continue;
                 }
-                match Incoming::parse(&bytes) {
+                match Incoming::parse_text(text) {
                     Ok(message) => {
                         let mut response = self.handle(message, &conn);
                         match poll_once(&mut response) {
