@@ -113,21 +113,13 @@ pub fn format_violations(tool: &str, violations: &[Violation]) -> String {
 
 /// [`format_violations`] for another kind of callee (`prompt`).
 pub fn format_violations_of(kind: &str, name: &str, violations: &[Violation]) -> String {
-    const LEAD: &str = "Invalid arguments for ";
     // Sized up front and written piece by piece: `format!` and the growth of the text cost a
     // rejected call about 600 instructions more (callgrind).
-    let len = LEAD.len()
-        + kind.len()
-        + name.len()
-        + 3
-        + violations
-            .iter()
-            .map(|v| v.path.len().max(1) + v.message.len() + 4)
-            .sum::<usize>();
-    let mut text = String::with_capacity(len);
-    for piece in [LEAD, kind, " ", name, ": "] {
-        text.push_str(piece);
-    }
+    let room = violations
+        .iter()
+        .map(|v| v.path.len().max(1) + v.message.len() + 4)
+        .sum::<usize>();
+    let mut text = report::pieces(&["Invalid arguments for ", kind, " ", name, ": "], room);
     for (i, v) in violations.iter().enumerate() {
         if i > 0 {
             text.push_str("; ");

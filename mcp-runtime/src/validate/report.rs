@@ -82,10 +82,7 @@ pub(super) fn report(out: &mut Vec<Violation>, path: &Path<'_>, msg: Msg<'_>) {
         Msg::MinContains(min, n) => count("must contain at least", min, ITEMS, SHAPED, n),
         Msg::MaxContains(max, n) => count("must contain at most", max, ITEMS, SHAPED, n),
         Msg::Missing(noun, name) => {
-            let mut m = String::with_capacity(20 + noun.len() + name.len());
-            for piece in ["missing required ", noun, " "] {
-                m.push_str(piece);
-            }
+            let mut m = pieces(&["missing required ", noun, " "], name.len() + 2);
             quote_str(&mut m, name);
             m
         }
@@ -98,14 +95,11 @@ pub(super) fn report(out: &mut Vec<Violation>, path: &Path<'_>, msg: Msg<'_>) {
             m
         }
         Msg::Unknown(noun, name, allowed) => {
-            let mut m = String::with_capacity(32 + noun.len() + name.len() + allowed.len());
-            for piece in ["unknown ", noun, " "] {
-                m.push_str(piece);
-            }
+            let mut m = pieces(&["unknown ", noun, " "], name.len() + allowed.len() + 16);
             quote_str(&mut m, name);
-            for piece in [" (allowed: ", allowed, ")"] {
-                m.push_str(piece);
-            }
+            m.push_str(" (allowed: ");
+            m.push_str(allowed);
+            m.push(')');
             m
         }
         Msg::MinProperties(min, n) => count("must have at least", min, PROPERTIES, "", n),
@@ -298,13 +292,20 @@ fn count(lead: &str, bound: u64, [one, many]: [&str; 2], tail: &str, got: u64) -
     m
 }
 
-/// The pieces in one string of their size. The messages every rejected call writes are built
-/// this way rather than with `format!`, whose machinery and growing buffer cost about a
-/// thousand instructions per rejected call (callgrind, BENCHMARKS.md).
-fn concat(pieces: &[&str]) -> String {
-    let mut m = String::with_capacity(pieces.iter().map(|p| p.len()).sum());
-    for piece in pieces {
-        m.push_str(piece);
+/// The pieces in one string of their size.
+fn concat(parts: &[&str]) -> String {
+    pieces(parts, 0)
+}
+
+/// The pieces in one string, with room for `room` more bytes after them. The messages every
+/// rejected call writes are built this way rather than with `format!`, whose machinery and
+/// growing buffer cost about a thousand instructions per rejected call (callgrind,
+/// BENCHMARKS.md).
+#[inline]
+pub(super) fn pieces(parts: &[&str], room: usize) -> String {
+    let mut m = String::with_capacity(parts.iter().map(|p| p.len()).sum::<usize>() + room);
+    for part in parts {
+        m.push_str(part);
     }
     m
 }
