@@ -98,7 +98,7 @@ pub use options::{
     ServerOptions,
 };
 pub use reply::Reply;
-pub(crate) use reply::ReplyBody;
+pub(crate) use reply::{ReplyBody, WriteJson};
 #[cfg(feature = "http")]
 pub(crate) use resources::ChangeFleet;
 pub use resources::{RESOURCE_NOT_FOUND, ResourceUpdates};

@@ -97,11 +97,74 @@ impl From<Box<Rejected>> for Reply {
     }
 }
 
+/// A message a transport writes into its buffer of bytes: serde_json's writer for every
+/// message but a [`Reply`], which has a faster writer of its own.
+pub(crate) trait WriteJson {
+    /// Appends the message's JSON text to `buf`. On an error, `buf` may hold part of it: the
+    /// caller drops that.
+    fn write_json(&self, buf: &mut Vec<u8>) -> serde_json::Result<()>;
+}
+
+impl WriteJson for Value {
+    fn write_json(&self, buf: &mut Vec<u8>) -> serde_json::Result<()> {
+        serde_json::to_writer(buf, self)
+    }
+}
+
+impl WriteJson for Reply {
+    /// The same bytes as the [`serde::Serialize`] impl writes.
+    ///
+    /// A structured `tools/call` result is written from its parts as they are: its text block
+    /// is held as the JSON string it is written as, quoted and escaped when the tool returned
+    /// ([`crate::tool::text`]), and serde_json writes a string only by escaping it (a
+    /// `RawValue` made from one is parsed to check it, about as dear). The envelope around the
+    /// parts is a handful of fixed members; the id and the stateless stamp are serde_json's.
+    fn write_json(&self, buf: &mut Vec<u8>) -> serde_json::Result<()> {
+        let ReplyBody::Call(output, stamp) = &self.body else {
+            return serde_json::to_writer(buf, self);
+        };
+        let Some((text, structured)) = output.written_parts() else {
+            return serde_json::to_writer(buf, self);
+        };
+        buf.extend_from_slice(br#"{"jsonrpc":"2.0","id":"#);
+        serde_json::to_writer(&mut *buf, &self.id)?;
+        buf.extend_from_slice(br#","result":{"content":[{"type":"text","text":"#);
+        buf.extend_from_slice(text.as_bytes());
+        buf.extend_from_slice(br#"}],"structuredContent":"#);
+        buf.extend_from_slice(structured.get().as_bytes());
+        match stamp {
+            Some(stamp) => {
+                // The stamp's members, written as a map of their own (never empty) whose `{`
+                // becomes the comma after `structuredContent` and whose `}` closes the result.
+                let at = buf.len();
+                serde_json::to_writer(&mut *buf, &StampMembers(stamp))?;
+                buf[at] = b',';
+            }
+            None => buf.push(b'}'),
+        }
+        buf.push(b'}');
+        Ok(())
+    }
+}
+
 /// The response's JSON text, every digit of its id kept.
 impl fmt::Display for Reply {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let text = serde_json::to_string(self).map_err(|_| fmt::Error)?;
-        f.write_str(&text)
+        let mut buf = Vec::new();
+        self.write_json(&mut buf).map_err(|_| fmt::Error)?;
+        f.write_str(&String::from_utf8_lossy(&buf))
+    }
+}
+
+/// What [`serialize_stamp`] adds to a result with no `_meta` of its own, as a map.
+struct StampMembers<'a>(&'a ServerStamp);
+
+impl serde::Serialize for StampMembers<'_> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut m = serializer.serialize_map(None)?;
+        serialize_stamp(&mut m, self.0, None, None)?;
+        m.end()
     }
 }
 
@@ -169,6 +232,12 @@ mod tests {
     use crate::tool::content::CallToolResult;
     use serde_json::json;
 
+    fn structured(value: Value, wrapped: bool) -> ToolOutput {
+        use crate::tool::output::IntoToolOutput;
+        value.into_tool_output(wrapped).unwrap()
+    }
+
+    /// Written by its own writer (`to_string`), by serde, or as a `Value`: the same text.
     #[test]
     fn a_reply_is_written_as_its_json_value() {
         let ids = [
@@ -180,6 +249,9 @@ mod tests {
             let bodies = [
                 ReplyBody::Result(json!({"tools": [], "z": null})),
                 ReplyBody::Call(CallToolResult::error_text("no").into(), None),
+                ReplyBody::Call(structured(json!({"a": "x\"\n", "b": [1, {}]}), false), None),
+                ReplyBody::Call(structured(json!("a \"string\"\n"), true), None),
+                ReplyBody::Call(structured(json!([]), true), None),
                 ReplyBody::Error(ProtocolError::invalid_params("bad").with_data(json!({"k": 1}))),
                 ReplyBody::Error(ProtocolError::method_not_found("x/y")),
             ];
@@ -236,6 +308,7 @@ mod tests {
             };
             let expected = result_message(json!(3), value);
             assert_eq!(reply.to_string(), expected.to_string());
+            assert_eq!(serde_json::to_string(&reply).unwrap(), expected.to_string());
             assert_eq!(reply.into_json(), expected);
         }
     }

@@ -7,6 +7,7 @@
 //! | [`table`] | [`ToolTable`]: the tools in declaration order, looked up by name |
 //! | [`call`] | the one call path every transport ends in; error hiding and panic capture |
 //! | [`output`] | return types → outputSchema and the call result |
+//! | `text.rs` | a structured result's text block: the indented JSON, written as the JSON string it travels in |
 //! | [`handler`] | what a generated handler calls at run time (through `__private`) |
 //! | `panic.rs` | panics contained: in tool bodies and in the handling of every request |
 //! | [`content`] | content blocks and [`CallToolResult`] on the wire |
@@ -20,6 +21,7 @@ pub(crate) mod panic;
 pub mod spec;
 pub mod state;
 pub mod table;
+pub(crate) mod text;
 
 pub use call::UnknownToolPolicy;
 pub use content::{CallToolResult, Content};

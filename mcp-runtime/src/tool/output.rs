@@ -47,15 +47,16 @@ impl<T: Serialize + JsonSchema> IntoToolOutput for T {
             .map(ToolOutput::into_call_result)
     }
 
-    /// Serializes the value straight from `T`, twice: compact for `structuredContent` and
-    /// indented for the text block. No `Value` tree is built.
+    /// Serializes the value straight from `T`, twice: compact for `structuredContent`, and
+    /// indented for the text block, written already quoted and escaped as the answer carries it
+    /// ([`crate::tool::text`]). No `Value` tree is built.
     fn into_tool_output(self, wrapped: bool) -> Result<ToolOutput, ToolError> {
         let compact = serde_json::value::to_raw_value(&self).map_err(ToolError::internal)?;
         let text = if compact.get().starts_with('"') {
-            // A string goes out as itself, not as JSON.
-            serde_json::from_str::<String>(compact.get()).map_err(ToolError::internal)?
+            // A string goes out as itself, not as JSON: its JSON is the text block's.
+            compact.get().to_owned()
         } else {
-            serde_json::to_string_pretty(&self).map_err(ToolError::internal)?
+            crate::tool::text::quoted_pretty_json(&self).map_err(ToolError::internal)?
         };
         let structured = if wrapped {
             #[derive(Serialize)]
@@ -67,10 +68,7 @@ impl<T: Serialize + JsonSchema> IntoToolOutput for T {
         } else {
             compact
         };
-        Ok(ToolOutput(Output::Structured {
-            text: Content::Text(text),
-            structured,
-        }))
+        Ok(ToolOutput(Output::Structured { text, structured }))
     }
 }
 
@@ -83,9 +81,10 @@ pub struct ToolOutput(Output);
 #[derive(Debug)]
 enum Output {
     Result(CallToolResult),
-    /// Structured output, already serialized: the text block and the `structuredContent`.
+    /// Structured output, already serialized: the text block's text as a JSON string (quoted
+    /// and escaped, written into an answer as it is) and the `structuredContent`.
     Structured {
-        text: Content,
+        text: String,
         structured: Box<RawValue>,
     },
 }
@@ -96,7 +95,9 @@ impl ToolOutput {
         match self.0 {
             Output::Result(r) => r,
             Output::Structured { text, structured } => CallToolResult {
-                content: vec![text],
+                content: vec![Content::Text(
+                    serde_json::from_str(&text).unwrap_or_default(),
+                )],
                 structured_content: Some(
                     serde_json::from_str(structured.get()).unwrap_or(Value::Null),
                 ),
@@ -147,11 +148,33 @@ impl ToolOutput {
                 Ok(r.meta.as_ref())
             }
             Output::Structured { text, structured } => {
-                m.serialize_entry("content", std::slice::from_ref(text))?;
+                m.serialize_entry("content", &[TextBlock(text)])?;
                 m.serialize_entry("structuredContent", structured)?;
                 Ok(None)
             }
         }
+    }
+}
+
+impl ToolOutput {
+    /// A structured result's text block (a JSON string, quoted and escaped) and
+    /// `structuredContent`, as they are written: for a writer of bytes to copy as they are
+    /// ([`crate::server::Reply`]'s writer). `None` for any other result.
+    pub(crate) fn written_parts(&self) -> Option<(&str, &RawValue)> {
+        match &self.0 {
+            Output::Structured { text, structured } => Some((text, structured)),
+            Output::Result(_) => None,
+        }
+    }
+}
+
+/// A text block whose text is held as a JSON string: what [`Content::Text`] writes.
+struct TextBlock<'a>(&'a str);
+
+impl Serialize for TextBlock<'_> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let text: String = serde_json::from_str(self.0).map_err(serde::ser::Error::custom)?;
+        Content::Text(text).serialize(serializer)
     }
 }
 

@@ -31,7 +31,7 @@ use crate::context::queue;
 use crate::error::ProtocolError;
 use crate::protocol::{Incoming, error_response};
 use crate::server::Server;
-use crate::server::{BatchAnswer, Reply, batch_items};
+use crate::server::{BatchAnswer, Reply, WriteJson, batch_items};
 
 /// One line read by a [`LineReader`].
 #[derive(Debug, PartialEq, Eq)]
@@ -139,7 +139,7 @@ impl Outbound {
     fn encode_into(self, buf: &mut Vec<u8>) {
         match self {
             Outbound::Value(value) => encode_typed(buf, &value),
-            Outbound::Reply(reply) => encode_typed(buf, &reply),
+            Outbound::Reply(reply) => encode_with(buf, |buf| reply.write_json(buf)),
             Outbound::Batch(answers) => encode_typed(buf, &answers),
         }
     }
@@ -147,9 +147,14 @@ impl Outbound {
 
 /// Appends one typed message and a newline; one that cannot be encoded is logged and skipped.
 fn encode_typed(buf: &mut Vec<u8>, message: &impl serde::Serialize) {
+    encode_with(buf, |buf| serde_json::to_writer(buf, message))
+}
+
+/// Appends what `write` writes and a newline, or nothing (logged) if it fails.
+fn encode_with(buf: &mut Vec<u8>, write: impl FnOnce(&mut Vec<u8>) -> serde_json::Result<()>) {
     let start = buf.len();
     // serde_json escapes control characters inside strings: the line has no raw newline.
-    match serde_json::to_writer(&mut *buf, message) {
+    match write(&mut *buf) {
         Ok(()) => buf.push(b'\n'),
         Err(e) => {
             buf.truncate(start);

@@ -21,7 +21,7 @@ use crate::context::connection::Connection;
 use crate::context::outgoing::Outgoing;
 use crate::context::queue;
 use crate::protocol::Incoming;
-use crate::server::Reply;
+use crate::server::{Reply, WriteJson};
 use crate::transport::poll_once;
 
 /// What happens to a call when its response stream goes away.
@@ -144,6 +144,15 @@ impl fmt::Display for Frame {
         match self {
             Frame::Message(m) => m.fmt(f),
             Frame::Answer(r) => r.fmt(f),
+        }
+    }
+}
+
+impl WriteJson for Frame {
+    fn write_json(&self, buf: &mut Vec<u8>) -> serde_json::Result<()> {
+        match self {
+            Frame::Message(m) => serde_json::to_writer(buf, m),
+            Frame::Answer(r) => r.write_json(buf),
         }
     }
 }

@@ -100,7 +100,7 @@ pub use options::HttpOptions;
 use crate::error::{ProtocolError, codes};
 use crate::protocol::subscriptions::LISTEN;
 use crate::protocol::{HANDSHAKE_VERSIONS, Incoming, RequestId};
-use crate::server::{Reply, Server, batch_items};
+use crate::server::{Reply, Server, WriteJson, batch_items};
 use dispatch::{Lifetime, dispatch};
 use session::{Sessions, find_session, initialize};
 use stateless::{is_stateless_message, is_stateless_version, stateless};
@@ -264,22 +264,30 @@ impl IntoResponse for Refusal {
 /// A JSON body with its content type. Written from the typed message, so that an id of any size
 /// keeps every digit.
 fn json_response(status: StatusCode, body: &impl serde::Serialize) -> Response {
-    json_body(status, body, Reply::TYPICAL_LEN)
+    json_body(
+        status,
+        |buf| serde_json::to_writer(buf, body),
+        Reply::TYPICAL_LEN,
+    )
 }
 
 /// A reply as a JSON body, in a buffer sized for it up front.
 fn reply_response(status: StatusCode, reply: &Reply) -> Response {
-    json_body(status, reply, reply.size_hint())
+    json_body(status, |buf| reply.write_json(buf), reply.size_hint())
 }
 
-fn json_body(status: StatusCode, body: &impl serde::Serialize, capacity: usize) -> Response {
+fn json_body(
+    status: StatusCode,
+    write: impl FnOnce(&mut Vec<u8>) -> serde_json::Result<()>,
+    capacity: usize,
+) -> Response {
     // Written into a `Vec`, whose buffer becomes the body's `Bytes` as it is, under a header
     // value that is not parsed per response. A `Vec` rather than a `BytesMut` through
     // `BufMut::writer`: serde_json writes a string in pieces (between its escapes), and each
     // piece through the `BytesMut` writer cost more; about 1,000 instructions per `tools/call`
     // answer with a pretty-printed text (callgrind, BENCHMARKS.md).
     let mut buf = Vec::with_capacity(capacity);
-    match serde_json::to_writer(&mut buf, body) {
+    match write(&mut buf) {
         Ok(()) => {
             let json = HeaderValue::from_static("application/json");
             (status, [(header::CONTENT_TYPE, json)], Body::from(buf)).into_response()

@@ -13,11 +13,11 @@ use std::pin::Pin;
 use std::task::{Context, Poll};
 use std::time::Duration;
 
+use crate::server::WriteJson;
 use axum::body::{Body, Bytes};
 use axum::http::{HeaderName, HeaderValue, header};
 use axum::response::{IntoResponse, Response};
 use futures_util::stream::{BoxStream, Stream, StreamExt};
-use serde::Serialize;
 
 /// The first line of every event this endpoint sends.
 const NAMED: &[u8] = b"event: message\n";
@@ -54,7 +54,7 @@ impl Event {
 }
 
 /// `messages` (each written as its JSON text) as a `text/event-stream` response.
-pub(super) fn sse<M: Serialize>(
+pub(super) fn sse<M: WriteJson>(
     messages: impl Stream<Item = M> + Send + 'static,
     keep_alive: Duration,
 ) -> Response {
@@ -64,7 +64,7 @@ pub(super) fn sse<M: Serialize>(
 /// `messages`, all known already (a call that sent them and answered before it was first
 /// polled), as a `text/event-stream` response whose body is written at once: the same events as
 /// [`sse`] writes, in one buffer with its length, with no stream to poll and no keep-alive.
-pub(super) fn sse_complete<M: Serialize>(messages: impl IntoIterator<Item = M>) -> Response {
+pub(super) fn sse_complete<M: WriteJson>(messages: impl IntoIterator<Item = M>) -> Response {
     let mut buf = Vec::with_capacity(512);
     for m in messages {
         write_json_message(&mut buf, &m);
@@ -75,18 +75,18 @@ pub(super) fn sse_complete<M: Serialize>(messages: impl IntoIterator<Item = M>) 
 
 /// The event that carries one JSON-RPC message, serialized by serde_json's writer straight into
 /// the event (compact JSON has no line ends: one `data` line).
-fn json_message(value: &impl Serialize) -> Event {
+fn json_message(value: &impl WriteJson) -> Event {
     let mut event = Event(Vec::with_capacity(256));
     write_json_message(&mut event.0, value);
     event
 }
 
 /// Appends one message's event to `buf`, all but the blank line that ends it.
-fn write_json_message(buf: &mut Vec<u8>, value: &impl Serialize) {
+fn write_json_message(buf: &mut Vec<u8>, value: &impl WriteJson) {
     let start = buf.len();
     buf.extend_from_slice(NAMED);
     buf.extend_from_slice(b"data: ");
-    match serde_json::to_writer(&mut *buf, value) {
+    match value.write_json(buf) {
         Ok(()) => buf.push(b'\n'),
         Err(e) => {
             // A `Value` or a reply always serializes; should one not, the stream says so.
