@@ -62,6 +62,16 @@ pub(crate) struct Peer {
     pub(crate) capabilities: ClientCapabilities,
 }
 
+impl Peer {
+    /// The peer a stateless request's envelope declares.
+    pub(crate) fn of_envelope(envelope: crate::protocol::stateless::Envelope) -> Peer {
+        Peer {
+            client_info: envelope.client_info,
+            capabilities: envelope.capabilities,
+        }
+    }
+}
+
 #[derive(Debug, Default)]
 pub(crate) struct Session {
     /// `Some` once `initialize` was answered: the connection is in the handshake era.

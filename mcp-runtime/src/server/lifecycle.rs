@@ -1,5 +1,6 @@
 //! The 2025 era's lifecycle requests: `initialize` (the version negotiated, the handshake kept on
-//! the connection) and `logging/setLevel`.
+//! the connection) and `logging/setLevel`; and the notifications a client sends
+//! (`notifications/initialized`, `notifications/cancelled`).
 
 use super::*;
 
@@ -58,5 +59,32 @@ impl Server {
             })?;
         conn.lock_session().log_level = Some(level);
         Ok(json!({}))
+    }
+
+    pub(super) fn notification(&self, n: Notification, conn: &Connection) {
+        match n.method.as_str() {
+            "notifications/initialized" => conn.lock_session().initialized = true,
+            "notifications/cancelled" => {
+                let id = n
+                    .params
+                    .as_ref()
+                    .and_then(|p| p.get("requestId"))
+                    .and_then(RequestId::from_json);
+                let reason = n
+                    .params
+                    .as_ref()
+                    .and_then(|p| p.get("reason"))
+                    .and_then(Value::as_str)
+                    .unwrap_or("");
+                match id {
+                    Some(id) if conn.cancel(&id) => {
+                        tracing::info!(?id, reason, "request cancelled by the client")
+                    }
+                    Some(id) => tracing::debug!(?id, "cancellation for no request in flight"),
+                    None => tracing::debug!("cancellation without a requestId"),
+                }
+            }
+            other => tracing::debug!(method = other, "notification ignored"),
+        }
     }
 }

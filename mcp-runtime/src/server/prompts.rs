@@ -17,6 +17,7 @@ impl Server {
     }
 
     /// The methods that run attached to the request: `tools/call`, and those [`Server::serves`].
+    /// The futures of all but `tools/call` are boxed (`Server::request` says why).
     pub(super) async fn scoped(
         &self,
         scope: Scope,
@@ -29,9 +30,9 @@ impl Server {
             "prompts/list" => self.list_prompts(req).into(),
             "prompts/get" => {
                 let attached = self.request_scope(req, conn, cancel, scope, None);
-                self.get_prompt(req, attached).await
+                Box::pin(self.get_prompt(req, attached)).await
             }
-            "completion/complete" => Outcome::Answer(self.complete(req).await),
+            "completion/complete" => Outcome::Answer(Box::pin(self.complete(req)).await),
             m => Outcome::Answer(Err(ProtocolError::method_not_found(m))),
         }
     }

@@ -209,7 +209,8 @@ impl Server {
     }
 
     /// `tasks/*` of a stateless request.
-    pub(super) async fn tasks_stateless(&self, req: &Request, peer: &Peer) -> Outcome {
+    pub(super) async fn tasks_stateless(&self, req: &Request, peer: Peer) -> Outcome {
+        let peer = &peer;
         let method = req.method.as_str();
         let Some(tasks) = self
             .inner

@@ -91,7 +91,8 @@ impl Server {
                 .await
             };
             let scope = &request_scope;
-            return self.call_as_task(plan, task, call.boxed(), scope).await;
+            // Boxed: the call's own path stays small (`Server::request`).
+            return Box::pin(self.call_as_task(plan, task, call.boxed(), scope)).await;
         }
 
         // What runs no user code (an unknown tool, arguments the schema refuses) is answered
