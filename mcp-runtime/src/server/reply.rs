@@ -131,7 +131,7 @@ impl WriteJson for Reply {
         buf.extend_from_slice(br#","result":{"content":[{"type":"text","text":"#);
         buf.extend_from_slice(text.as_bytes());
         buf.extend_from_slice(br#"}],"structuredContent":"#);
-        buf.extend_from_slice(structured.get().as_bytes());
+        buf.extend_from_slice(structured.as_bytes());
         match stamp {
             Some(stamp) => {
                 // The stamp's members, written as a map of their own (never empty) whose `{`

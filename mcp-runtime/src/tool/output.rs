@@ -51,20 +51,17 @@ impl<T: Serialize + JsonSchema> IntoToolOutput for T {
     /// indented for the text block, written already quoted and escaped as the answer carries it
     /// ([`crate::tool::text`]). No `Value` tree is built.
     fn into_tool_output(self, wrapped: bool) -> Result<ToolOutput, ToolError> {
-        let compact = serde_json::value::to_raw_value(&self).map_err(ToolError::internal)?;
-        let text = if compact.get().starts_with('"') {
+        // A `String`, not a `RawValue`: `to_raw_value` would shrink its buffer to fit (a
+        // reallocation and a copy per call) and wrap it by a second serialization.
+        let compact = serde_json::to_string(&self).map_err(ToolError::internal)?;
+        let text = if compact.starts_with('"') {
             // A string goes out as itself, not as JSON: its JSON is the text block's.
-            compact.get().to_owned()
+            compact.clone()
         } else {
             crate::tool::text::quoted_pretty_json(&self).map_err(ToolError::internal)?
         };
         let structured = if wrapped {
-            #[derive(Serialize)]
-            struct Wrapped<'a> {
-                result: &'a RawValue,
-            }
-            serde_json::value::to_raw_value(&Wrapped { result: &compact })
-                .map_err(ToolError::internal)?
+            ["{\"result\":", &compact, "}"].concat()
         } else {
             compact
         };
@@ -85,7 +82,7 @@ enum Output {
     /// and escaped, written into an answer as it is) and the `structuredContent`.
     Structured {
         text: String,
-        structured: Box<RawValue>,
+        structured: String,
     },
 }
 
@@ -98,9 +95,7 @@ impl ToolOutput {
                 content: vec![Content::Text(
                     serde_json::from_str(&text).unwrap_or_default(),
                 )],
-                structured_content: Some(
-                    serde_json::from_str(structured.get()).unwrap_or(Value::Null),
-                ),
+                structured_content: Some(serde_json::from_str(&structured).unwrap_or(Value::Null)),
                 is_error: false,
                 meta: None,
             },
@@ -149,7 +144,7 @@ impl ToolOutput {
             }
             Output::Structured { text, structured } => {
                 m.serialize_entry("content", &[TextBlock(text)])?;
-                m.serialize_entry("structuredContent", structured)?;
+                m.serialize_entry("structuredContent", &Json(structured))?;
                 Ok(None)
             }
         }
@@ -160,7 +155,7 @@ impl ToolOutput {
     /// A structured result's text block (a JSON string, quoted and escaped) and
     /// `structuredContent`, as they are written: for a writer of bytes to copy as they are
     /// ([`crate::server::Reply`]'s writer). `None` for any other result.
-    pub(crate) fn written_parts(&self) -> Option<(&str, &RawValue)> {
+    pub(crate) fn written_parts(&self) -> Option<(&str, &str)> {
         match &self.0 {
             Output::Structured { text, structured } => Some((text, structured)),
             Output::Result(_) => None,
@@ -175,6 +170,17 @@ impl Serialize for TextBlock<'_> {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let text: String = serde_json::from_str(self.0).map_err(serde::ser::Error::custom)?;
         Content::Text(text).serialize(serializer)
+    }
+}
+
+/// JSON text that serde_json wrote, written as it is (checked by serde_json on the way, as a
+/// borrowed `RawValue`: this is the general path, not a transport's).
+struct Json<'a>(&'a str);
+
+impl Serialize for Json<'_> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let raw: &RawValue = serde_json::from_str(self.0).map_err(serde::ser::Error::custom)?;
+        raw.serialize(serializer)
     }
 }
 
