@@ -69,7 +69,9 @@ impl QuotedPretty {
     }
 
     fn close<W: ?Sized + io::Write>(&mut self, writer: &mut W, bracket: &[u8]) -> io::Result<()> {
-        self.depth -= 1;
+        // serde_json pairs every close with an open; saturating all the same, as nothing on a
+        // request's path may panic.
+        self.depth = self.depth.saturating_sub(1);
         if self.has_value {
             self.line(writer, LINE_END)?;
         }
