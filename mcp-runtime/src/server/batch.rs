@@ -5,7 +5,7 @@ use futures_util::FutureExt;
 use futures_util::future::BoxFuture;
 use serde_json::value::RawValue;
 
-use super::{Reply, Server};
+use super::{Reply, Server, WriteJson};
 use crate::context::connection::Connection;
 use crate::error::ProtocolError;
 use crate::protocol::Incoming;
@@ -20,6 +20,27 @@ pub(crate) type BatchItem = Result<Incoming, Box<Reply>>;
 pub(crate) enum BatchAnswer {
     One(Reply),
     Many(Vec<Reply>),
+}
+
+/// Each answer by [`Reply`]'s own writer, so that a batch's structured results are copied as
+/// they are, as a single answer's are.
+impl WriteJson for BatchAnswer {
+    fn write_json(&self, buf: &mut Vec<u8>) -> serde_json::Result<()> {
+        match self {
+            BatchAnswer::One(reply) => reply.write_json(buf),
+            BatchAnswer::Many(replies) => {
+                buf.push(b'[');
+                for (i, reply) in replies.iter().enumerate() {
+                    if i > 0 {
+                        buf.push(b',');
+                    }
+                    reply.write_json(buf)?;
+                }
+                buf.push(b']');
+                Ok(())
+            }
+        }
+    }
 }
 
 impl serde::Serialize for BatchAnswer {
@@ -132,5 +153,35 @@ mod tests {
         assert!(matches!(items[3], Ok(Incoming::Notification(_))));
         assert!(batch_items(b"{}").is_none());
         assert!(batch_items(b"[1,").is_none());
+    }
+
+    /// A batch's answers written by the replies' own writer are what serde writes.
+    #[test]
+    fn a_batch_is_written_as_serde_writes_it() {
+        use crate::server::ReplyBody;
+        use crate::tool::output::IntoToolOutput;
+        use serde_json::json;
+        let call = |id: u64, value: serde_json::Value| Reply {
+            id: Some(id.into()),
+            body: ReplyBody::Call(value.into_tool_output(false).unwrap(), None),
+        };
+        let answers = [
+            BatchAnswer::One(Reply::error(None, ProtocolError::invalid_request("empty"))),
+            BatchAnswer::One(call(1, json!({"a": "q\"\n"}))),
+            BatchAnswer::Many(vec![
+                call(2, json!({"b": [1, {}]})),
+                Reply::error(Some(3.into()), ProtocolError::method_not_found("x")),
+                call(4, json!({})),
+            ]),
+            BatchAnswer::Many(vec![call(5, json!({"c": null}))]),
+        ];
+        for answer in answers {
+            let mut written = Vec::new();
+            answer.write_json(&mut written).unwrap();
+            assert_eq!(
+                String::from_utf8(written).unwrap(),
+                serde_json::to_string(&answer).unwrap()
+            );
+        }
     }
 }

@@ -140,7 +140,7 @@ impl Outbound {
         match self {
             Outbound::Value(value) => encode_typed(buf, &value),
             Outbound::Reply(reply) => encode_with(buf, |buf| reply.write_json(buf)),
-            Outbound::Batch(answers) => encode_typed(buf, &answers),
+            Outbound::Batch(answers) => encode_with(buf, |buf| answers.write_json(buf)),
         }
     }
 }

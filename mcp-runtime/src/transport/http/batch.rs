@@ -9,9 +9,9 @@ use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 
 use super::session::Session;
-use super::{Endpoint, busy_reply, json_response};
+use super::{Endpoint, busy_reply, json_body};
 use crate::protocol::Incoming;
-use crate::server::BatchItem;
+use crate::server::{BatchItem, Reply, WriteJson};
 
 /// Handles the batch `items` on `session` and answers it.
 pub(super) async fn post(
@@ -43,7 +43,11 @@ pub(super) async fn post(
         answer
     });
     match calls.await {
-        Ok(Some(answer)) => json_response(StatusCode::OK, &answer),
+        Ok(Some(answer)) => json_body(
+            StatusCode::OK,
+            |buf| answer.write_json(buf),
+            Reply::TYPICAL_LEN,
+        ),
         Ok(None) => StatusCode::ACCEPTED.into_response(),
         Err(e) => {
             tracing::error!(error = %e, "a batch's task ended without answering");

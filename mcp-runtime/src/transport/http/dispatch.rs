@@ -157,15 +157,6 @@ impl WriteJson for Frame {
     }
 }
 
-impl serde::Serialize for Frame {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        match self {
-            Frame::Message(m) => m.serialize(serializer),
-            Frame::Answer(r) => r.serialize(serializer),
-        }
-    }
-}
-
 /// The messages routed to one call, then its answer.
 pub(super) struct Frames {
     events: queue::Receiver<Outgoing>,
