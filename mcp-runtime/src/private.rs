@@ -27,7 +27,7 @@ pub use crate::tool::content::CallToolResult;
 pub use crate::tool::handler::{
     FlatFns, boxed, boxed_blocking, inject, state_req, take_arg, take_flat, to_json,
 };
-pub use crate::tool::output::{IntoToolOutput, ToolOutput};
+pub use crate::tool::output::{IntoToolOutput, OutputForm, ToolOutput};
 pub use crate::tool::state::{ReceiverFns, SharedReceiver, StateMap, receiver_fns};
 pub use crate::tool::table::{ToolTable, shares_name};
 pub use crate::tool::{Annotations, StateReq, TaskSupport, ToolDef, ToolSet, ToolSpec};
@@ -177,10 +177,10 @@ impl ResultRet {
     pub fn convert<T: IntoToolOutput, E: IntoToolError<M>, M>(
         &self,
         value: Result<T, E>,
-        wrapped: bool,
+        form: OutputForm,
     ) -> Result<ToolOutput, ToolError> {
         match value {
-            Ok(v) => v.into_tool_output(wrapped),
+            Ok(v) => v.into_tool_output(form),
             Err(e) => Err(e.into_tool_error()),
         }
     }
@@ -199,9 +199,9 @@ impl PlainRet {
     pub fn convert<T: IntoToolOutput>(
         &self,
         value: T,
-        wrapped: bool,
+        form: OutputForm,
     ) -> Result<ToolOutput, ToolError> {
-        value.into_tool_output(wrapped)
+        value.into_tool_output(form)
     }
 }
 
@@ -366,7 +366,7 @@ pub struct RetFns<R> {
     /// Its outputSchema.
     pub output_schema: fn(&mut SchemaGenerator) -> Option<OutputSchema>,
     /// Converts a returned value into the call result.
-    pub convert: fn(R, bool) -> Result<ToolOutput, ToolError>,
+    pub convert: fn(R, OutputForm) -> Result<ToolOutput, ToolError>,
 }
 
 impl ResultRet {
@@ -377,7 +377,7 @@ impl ResultRet {
     ) -> RetFns<Result<T, E>> {
         RetFns {
             output_schema: T::output_schema,
-            convert: |value, wrapped| ResultRet.convert(value, wrapped),
+            convert: |value, form| ResultRet.convert(value, form),
         }
     }
 }
@@ -387,7 +387,7 @@ impl PlainRet {
     pub fn fns<T: IntoToolOutput>(&self, _: &RetProbe<T>) -> RetFns<T> {
         RetFns {
             output_schema: T::output_schema,
-            convert: |value, wrapped| PlainRet.convert(value, wrapped),
+            convert: |value, form| PlainRet.convert(value, form),
         }
     }
 }

@@ -16,6 +16,7 @@ use crate::prompt::complete::{CompleteRequest, completion_result, filter_prefix,
 use crate::prompt::message::GetPromptResult;
 use crate::prompt::spec::Prompt;
 use crate::tool::call::CallParts;
+use crate::tool::output::OutputForm;
 use crate::tool::panic::{catch, next_error_id};
 use crate::tool::state::StateMap;
 use crate::validate::format_violations_of;
@@ -86,7 +87,7 @@ impl Prompt {
             args,
             ctx,
             state,
-            wrapped: false,
+            output: OutputForm::default(),
         };
         let name = self.name();
         let hidden = |id: String| {

@@ -206,8 +206,8 @@ impl<T: IntoPromptMessages, E: IntoToolError<M>, M> PromptReturn<Fallible<M>> fo
 
 /// The operations on a prompt's return type, as the generated handler calls them.
 pub struct PromptRetFns<R> {
-    /// Converts the returned value (the flag is the tools' `wrapped`, unused here).
-    pub convert: fn(R, bool) -> Result<GetPromptResult, ToolError>,
+    /// Converts the returned value (the form is the tools', unused here).
+    pub convert: fn(R, crate::tool::output::OutputForm) -> Result<GetPromptResult, ToolError>,
 }
 
 /// The operations on `R`; the bound is the return contract, reported at the return type.

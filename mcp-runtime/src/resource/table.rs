@@ -16,6 +16,7 @@ use crate::resource::contents::ResourceContents;
 use crate::resource::spec::ResourceSpec;
 use crate::resource::template::UriTemplate;
 use crate::tool::call::CallParts;
+use crate::tool::output::OutputForm;
 use crate::tool::panic::{catch, next_error_id};
 use crate::tool::state::StateMap;
 
@@ -267,7 +268,7 @@ impl ResourceTable {
             args,
             ctx,
             state: state.clone(),
-            wrapped: false,
+            output: OutputForm::default(),
         };
         let outcome = catch((spec.handler)(parts)).await;
         let contents = match outcome {

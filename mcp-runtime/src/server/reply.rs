@@ -230,11 +230,14 @@ impl serde::Serialize for ErrorObject<'_> {
 mod tests {
     use super::*;
     use crate::tool::content::CallToolResult;
+    use crate::tool::output::OutputForm;
     use serde_json::json;
 
     fn structured(value: Value, wrapped: bool) -> ToolOutput {
-        use crate::tool::output::IntoToolOutput;
-        value.into_tool_output(wrapped).unwrap()
+        use crate::tool::output::{IntoToolOutput, OutputForm};
+        value
+            .into_tool_output(OutputForm::for_wire(wrapped))
+            .unwrap()
     }
 
     /// Written by its own writer (`to_string`), by serde, or as a `Value`: the same text.
@@ -286,9 +289,9 @@ mod tests {
         let outputs = || -> Vec<ToolOutput> {
             vec![
                 json!({"id": "T-4", "title": "é \"q\""})
-                    .into_tool_output(false)
+                    .into_tool_output(OutputForm::for_wire(false))
                     .unwrap(),
-                42.into_tool_output(true).unwrap(),
+                42.into_tool_output(OutputForm::for_wire(true)).unwrap(),
                 CallToolResult::error_text("bad arguments").into(),
                 with_meta(json!({"errorId": "e-1"})).into(),
                 with_meta(json!({"a": 1, SERVER_INFO_KEY: "theirs", "z": 2})).into(),

@@ -85,9 +85,10 @@ impl Server {
             let call = async move {
                 let inner = &server.inner;
                 let unknown = inner.options.unknown_tool;
+                // Its result is stored as a value, not written: built as one.
                 (inner
                     .tools
-                    .call_output(&inner.state, ctx, &name, arguments, unknown))
+                    .call_output(&inner.state, ctx, &name, arguments, unknown, false))
                 .await
             };
             let scope = &request_scope;
@@ -117,7 +118,7 @@ impl Server {
             },
             None => None,
         };
-        let call = run(tool, self.inner.state.clone(), ctx, args);
+        let call = run(tool, self.inner.state.clone(), ctx, args, true);
         let call: Pin<Box<dyn Future<Output = _> + Send>> = match self.inner.options.call_timeout {
             None => Box::pin(call),
             Some(limit) => Box::pin(async move {

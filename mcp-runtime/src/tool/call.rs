@@ -9,7 +9,7 @@ use serde_json::{Map, Value};
 use crate::context::Context;
 use crate::error::{ProtocolError, ToolError, ToolErrorKind};
 use crate::tool::content::{CallToolResult, Content};
-use crate::tool::output::ToolOutput;
+use crate::tool::output::{OutputForm, ToolOutput};
 use crate::tool::panic::{catch, next_error_id};
 use crate::tool::spec::Tool;
 use crate::tool::state::StateMap;
@@ -24,8 +24,9 @@ pub struct CallParts {
     pub ctx: Context,
     /// The server's state.
     pub state: Arc<StateMap>,
-    /// Whether structured output is wrapped as `{"result": …}`.
-    pub wrapped: bool,
+    /// What the handler makes of the returned value: whether structured output is wrapped as
+    /// `{"result": …}`, and the form the one who takes the result wants.
+    pub output: OutputForm,
 }
 
 /// What an unknown tool name gets.
@@ -63,13 +64,13 @@ impl ToolTable {
         arguments: Option<Value>,
         unknown: UnknownToolPolicy,
     ) -> Result<CallToolResult, ProtocolError> {
-        self.call_output(state, ctx, name, arguments, unknown)
+        self.call_output(state, ctx, name, arguments, unknown, false)
             .await
             .map(ToolOutput::into_call_result)
     }
 
-    /// [`ToolTable::call_with`], the result still as the handler produced it (what the server
-    /// writes to the wire).
+    /// [`ToolTable::call_with`], the result still as the handler produced it: for a transport
+    /// to write (`wire`), or built as a [`CallToolResult`] ([`OutputForm::wire`]).
     pub(crate) async fn call_output(
         &self,
         state: &Arc<StateMap>,
@@ -77,9 +78,10 @@ impl ToolTable {
         name: &str,
         arguments: Option<Value>,
         unknown: UnknownToolPolicy,
+        wire: bool,
     ) -> Result<ToolOutput, ProtocolError> {
         match self.check_call(name, arguments, unknown) {
-            Checked::Ready(tool, args) => run(tool, state.clone(), ctx, args).await,
+            Checked::Ready(tool, args) => run(tool, state.clone(), ctx, args, wire).await,
             Checked::Answered(answer) => answer,
         }
     }
@@ -163,19 +165,21 @@ impl fmt::Debug for Fields<'_> {
     }
 }
 
-/// Runs a tool's handler with validated arguments, catching panics.
+/// Runs a tool's handler with validated arguments, catching panics. `wire`: the result goes to a
+/// transport that writes it ([`OutputForm::wire`]).
 pub(crate) async fn run(
     tool: &Tool,
     state: Arc<StateMap>,
     ctx: Context,
     args: Map<String, Value>,
+    wire: bool,
 ) -> Result<ToolOutput, ProtocolError> {
     let wrapped = tool.output.as_ref().is_some_and(|o| o.wrapped);
     let parts = CallParts {
         args,
         ctx,
         state,
-        wrapped,
+        output: OutputForm { wrapped, wire },
     };
     let fut = (tool.spec.handler)(parts);
     let outcome = catch(fut).await;

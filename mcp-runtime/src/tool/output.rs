@@ -27,13 +27,37 @@ pub trait IntoToolOutput {
     fn into_call_result(self, wrapped: bool) -> Result<CallToolResult, ToolError>;
 
     /// What the server sends for a returned value: [`IntoToolOutput::into_call_result`] unless
-    /// the type can be written more directly.
+    /// the type can be written more directly for the one who takes it ([`OutputForm::wire`]).
     #[doc(hidden)]
-    fn into_tool_output(self, wrapped: bool) -> Result<ToolOutput, ToolError>
+    fn into_tool_output(self, form: OutputForm) -> Result<ToolOutput, ToolError>
     where
         Self: Sized,
     {
-        self.into_call_result(wrapped).map(ToolOutput::from)
+        self.into_call_result(form.wrapped).map(ToolOutput::from)
+    }
+}
+
+/// What a generated handler makes of the value its tool returned: the shape of structured
+/// output, and the form it is kept in for the one who takes the result.
+#[doc(hidden)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct OutputForm {
+    /// Structured output is wrapped as `{"result": …}` (the flag computed from the schema).
+    pub wrapped: bool,
+    /// The result goes to a transport that writes it as bytes: structured output is kept as
+    /// the text it is written as. Otherwise (`ToolTable::call`, a task's stored result) it is
+    /// built as the [`CallToolResult`] the caller takes, with no text to parse back.
+    pub wire: bool,
+}
+
+#[cfg(test)]
+impl OutputForm {
+    /// The form a transport takes.
+    pub(crate) fn for_wire(wrapped: bool) -> Self {
+        OutputForm {
+            wrapped,
+            wire: true,
+        }
     }
 }
 
@@ -42,15 +66,37 @@ impl<T: Serialize + JsonSchema> IntoToolOutput for T {
         Some(crate::schema::output_schema::<T>(generator))
     }
 
+    /// The value serialized once into a `Value`: `structuredContent`, and the text block its
+    /// indented JSON (a string goes out as itself).
     fn into_call_result(self, wrapped: bool) -> Result<CallToolResult, ToolError> {
-        self.into_tool_output(wrapped)
-            .map(ToolOutput::into_call_result)
+        let value = serde_json::to_value(&self).map_err(ToolError::internal)?;
+        let text = match &value {
+            Value::String(s) => s.clone(),
+            other => serde_json::to_string_pretty(other).map_err(ToolError::internal)?,
+        };
+        let structured = if wrapped {
+            let mut m = Map::with_capacity(1);
+            m.insert("result".to_owned(), value);
+            Value::Object(m)
+        } else {
+            value
+        };
+        Ok(CallToolResult {
+            content: vec![Content::Text(text)],
+            structured_content: Some(structured),
+            is_error: false,
+            meta: None,
+        })
     }
 
-    /// Serializes the value straight from `T`, twice: compact for `structuredContent`, and
-    /// indented for the text block, written already quoted and escaped as the answer carries it
-    /// ([`crate::tool::text`]). No `Value` tree is built.
-    fn into_tool_output(self, wrapped: bool) -> Result<ToolOutput, ToolError> {
+    /// For the wire: serializes the value straight from `T`, twice: compact for
+    /// `structuredContent`, and indented for the text block, written already quoted and escaped
+    /// as the answer carries it ([`crate::tool::text`]). No `Value` tree is built.
+    fn into_tool_output(self, form: OutputForm) -> Result<ToolOutput, ToolError> {
+        if !form.wire {
+            return self.into_call_result(form.wrapped).map(ToolOutput::from);
+        }
+        let wrapped = form.wrapped;
         // A `String`, not a `RawValue`: `to_raw_value` would shrink its buffer to fit (a
         // reallocation and a copy per call) and wrap it by a second serialization.
         let compact = serde_json::to_string(&self).map_err(ToolError::internal)?;
@@ -280,12 +326,30 @@ mod tests {
     /// The direct path writes exactly what the `Value` path would write, and reads back the same.
     fn same<T: Serialize + JsonSchema>(make: impl Fn() -> T, wrapped: bool) {
         let via_value = via_value(&make(), wrapped);
-        let direct = make().into_tool_output(wrapped).unwrap();
+        let direct = make()
+            .into_tool_output(OutputForm::for_wire(wrapped))
+            .unwrap();
         assert_eq!(
             serde_json::to_string(&direct).unwrap(),
             serde_json::to_string(&via_value).unwrap()
         );
         assert_eq!(direct.into_call_result(), via_value);
+        // For a caller, not the wire: that result, built as one.
+        let for_caller = OutputForm {
+            wrapped,
+            wire: false,
+        };
+        let built = make().into_tool_output(for_caller).unwrap();
+        assert!(
+            built.written_parts().is_none(),
+            "built as a value, not as text"
+        );
+        assert_eq!(
+            serde_json::to_string(&built).unwrap(),
+            serde_json::to_string(&via_value).unwrap()
+        );
+        assert_eq!(built.into_call_result(), via_value);
+        assert_eq!(make().into_call_result(wrapped).unwrap(), via_value);
     }
 
     #[test]
