@@ -69,7 +69,19 @@ impl<T: Serialize + JsonSchema> IntoToolOutput for T {
     /// The value serialized once into a `Value`: `structuredContent`, and the text block its
     /// indented JSON (a string goes out as itself).
     fn into_call_result(self, wrapped: bool) -> Result<CallToolResult, ToolError> {
-        let value = serde_json::to_value(&self).map_err(ToolError::internal)?;
+        let value = match serde_json::to_value(&self) {
+            Ok(value) => value,
+            // What a `Value` cannot hold but JSON text can (an integer beyond 64 bits) is
+            // written as the wire writes it and read back, so that both paths answer alike.
+            Err(_) => {
+                return self
+                    .into_tool_output(OutputForm {
+                        wrapped,
+                        wire: true,
+                    })
+                    .map(ToolOutput::into_call_result);
+            }
+        };
         let text = match &value {
             Value::String(s) => s.clone(),
             other => serde_json::to_string_pretty(other).map_err(ToolError::internal)?,
@@ -366,6 +378,21 @@ mod tests {
             || std::collections::BTreeMap::from([(2, "two"), (1, "one")]),
             false,
         );
+    }
+
+    /// An integer beyond 64 bits: JSON text holds it, a `Value` does not; the caller's form
+    /// answers what the wire's answers, read back.
+    #[test]
+    fn a_value_a_value_cannot_hold_is_answered_as_the_wire_answers_it() {
+        assert!(serde_json::to_value(u128::MAX).is_err());
+        for wrapped in [false, true] {
+            let wire = u128::MAX
+                .into_tool_output(OutputForm::for_wire(wrapped))
+                .unwrap()
+                .into_call_result();
+            assert_eq!(u128::MAX.into_call_result(wrapped).unwrap(), wire);
+            assert_eq!(wire.first_text(), Some(u128::MAX.to_string().as_str()));
+        }
     }
 
     #[test]
