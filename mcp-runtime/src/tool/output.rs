@@ -50,7 +50,6 @@ pub struct OutputForm {
     pub wire: bool,
 }
 
-#[cfg(test)]
 impl OutputForm {
     /// The form a transport takes.
     pub(crate) fn for_wire(wrapped: bool) -> Self {
@@ -75,10 +74,7 @@ impl<T: Serialize + JsonSchema> IntoToolOutput for T {
             // written as the wire writes it and read back, so that both paths answer alike.
             Err(_) => {
                 return self
-                    .into_tool_output(OutputForm {
-                        wrapped,
-                        wire: true,
-                    })
+                    .into_tool_output(OutputForm::for_wire(wrapped))
                     .map(ToolOutput::into_call_result);
             }
         };
