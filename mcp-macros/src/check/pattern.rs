@@ -21,10 +21,18 @@ pub(super) fn check_pattern(cx: &Ctxt, arg: &ToolArg) {
         return;
     }
     if let Some(feature) = unportable_regex_feature(&pattern) {
+        // Look-around, backreferences and the multiline modifier also need a backtracking
+        // engine: the server would run them under a step budget, never in linear time.
+        let backtracks = !feature.contains("escape");
+        let which = if backtracks {
+            "which JSON Schema validators do not agree on and which cannot be matched in linear time"
+        } else {
+            "which JSON Schema validators do not agree on"
+        };
         cx.error_spanned_by(
             lit,
             format!(
-                "`pattern` uses {feature}, which JSON Schema validators do not agree on; rewrite the pattern without it, or check the value in the function body"
+                "`pattern` uses {feature}, {which}; rewrite the pattern without it, or check the value in the function body"
             ),
         );
     }
@@ -85,6 +93,13 @@ fn unportable_regex_feature(pattern: &str) -> Option<String> {
                 if let Some(f) = found {
                     return Some(f.into());
                 }
+                // A modifier group turning `m` on: `(?m:…)`, `(?im-s:…)`.
+                let mods = chars[i + 2..]
+                    .iter()
+                    .take_while(|c| c.is_ascii_alphabetic());
+                if mods.clone().any(|&c| c == 'm') {
+                    return Some("the multiline modifier `(?m:...)`".into());
+                }
             }
             _ => {}
         }
@@ -111,6 +126,8 @@ mod tests {
             r"\\1",
             r"\u00e9",
             r"\\p{L}",
+            r"(?i:ab)",
+            r"(?-m:a)",
         ];
         for pattern in portable {
             assert_eq!(unportable_regex_feature(pattern), None, "pattern {pattern}");
@@ -125,6 +142,8 @@ mod tests {
             (r"^\p{L}+$", "a Unicode property escape `\\p{...}`"),
             (r"[\P{Lu}]", "a Unicode property escape `\\P{...}`"),
             (r"\u{1F600}", "a code point escape `\\u{...}`"),
+            (r"^(?m:a$)", "the multiline modifier `(?m:...)`"),
+            (r"^(?im:a$)", "the multiline modifier `(?m:...)`"),
         ];
         for (pattern, feature) in unportable {
             assert_eq!(

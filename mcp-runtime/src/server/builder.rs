@@ -249,6 +249,19 @@ impl ServerBuilder {
         /// How many URIs one `subscriptions/listen` may list in `resourceSubscriptions` (default
         /// 256, [`DEFAULT_MAX_LISTEN_URIS`](super::DEFAULT_MAX_LISTEN_URIS)); more is answered -32602.
         pub fn max_listen_uris(n: usize) => options.max_listen_uris = n;
+
+        /// The longest resource URI, in bytes, that `resources/read`, `resources/subscribe` and
+        /// `unsubscribe`, a `subscriptions/listen` filter or a completion's `ref/resource` may name
+        /// (default 64 KiB, [`DEFAULT_MAX_URI_BYTES`](super::DEFAULT_MAX_URI_BYTES)); a longer one
+        /// is answered -32602, naming the limit, before it is matched against any template.
+        pub fn max_uri_bytes(n: usize) => options.max_uri_bytes = n;
+
+        /// The backtracking steps one match of a `pattern` that needs backtracking (look-around,
+        /// backreferences: the build warns about each) may take before the value is refused with
+        /// a message naming the pattern (default 100,000, about 10 ms,
+        /// [`DEFAULT_PATTERN_BACKTRACK_LIMIT`](crate::validate::DEFAULT_PATTERN_BACKTRACK_LIMIT)).
+        /// Every other pattern runs in time linear in the value and has no budget.
+        pub fn pattern_backtrack_limit(n: usize) => options.pattern_backtrack_limit = n;
     }
 
     /// Where task records live (default: a [`MemoryTaskStore`] of this server's own).
@@ -336,6 +349,11 @@ impl ServerBuilder {
             ),
             ("max_listens", self.options.max_listens),
             ("max_listen_uris", self.options.max_listen_uris),
+            ("max_uri_bytes", self.options.max_uri_bytes),
+            (
+                "pattern_backtrack_limit",
+                self.options.pattern_backtrack_limit,
+            ),
         ] {
             if n == 0 {
                 problems.push(BuildError::InvalidOption(format!(
@@ -362,6 +380,7 @@ impl ServerBuilder {
             1 => return Err(problems.remove(0)),
             _ => return Err(BuildError::Several(problems)),
         }
+        let tools = non_linear_patterns(tools, self.options.pattern_backtrack_limit);
         let call_slots = self
             .options
             .max_concurrent_calls
@@ -415,4 +434,31 @@ fn capabilities(options: &ServerOptions, prompts: &Prompts, resources: &Resource
         caps["completions"] = json!({});
     }
     caps
+}
+
+/// Warns about every pattern that runs by backtracking (under a budget) rather than in linear
+/// time, and gives those patterns the server's budget: a table is rebuilt only when it has such
+/// a pattern and the budget is not the default.
+fn non_linear_patterns(tools: ToolTable, limit: usize) -> ToolTable {
+    let mut found = false;
+    for tool in tools.iter() {
+        for p in tool.validator.non_linear_patterns() {
+            found = true;
+            tracing::warn!(
+                tool = tool.name(),
+                pattern = %p.pattern,
+                at = %p.at,
+                "this pattern uses {} and so runs by backtracking, not in linear time: a value that \
+                 takes more than {limit} steps is refused (pattern_backtrack_limit)",
+                p.why
+            );
+        }
+    }
+    if !found || limit == crate::validate::DEFAULT_PATTERN_BACKTRACK_LIMIT {
+        return tools;
+    }
+    ToolTable::from_tools(tools.iter().cloned().map(|mut t| {
+        Arc::make_mut(&mut t.validator).set_pattern_backtrack_limit(limit);
+        t
+    }))
 }

@@ -50,6 +50,7 @@ impl Server {
             }
             Some("ref/resource") => {
                 let uri = text(reference, "uri").ok_or_else(|| invalid("needs `ref.uri`"))?;
+                self.check_uri_len(&uri, "`ref.uri`")?;
                 let request = CompleteRequest {
                     argument: arg_name,
                     value,

@@ -156,6 +156,9 @@ impl Server {
                  this server's limit of {max} per listen; split them over several listens"
             )));
         }
+        for uri in &asked.resource_subscriptions {
+            self.check_uri_len(uri, "a URI of `notifications.resourceSubscriptions`")?;
+        }
         // The id tags every message of the stream; one beyond 64 bits could not be written
         // exactly into them.
         if let RequestId::BigInteger(_) = req.id {

@@ -94,8 +94,8 @@ pub(crate) use batch::{BatchAnswer, batch_items};
 pub use builder::{BuildError, ServerBuilder};
 pub use options::{
     DEFAULT_MAX_LISTEN_URIS, DEFAULT_MAX_LISTENS, DEFAULT_MAX_LISTENS_PER_CONNECTION,
-    DEFAULT_MAX_MESSAGE_BYTES, DEFAULT_MAX_QUEUED_RESPONSES, DEFAULT_WRITE_AFTER_ANSWERS,
-    ServerOptions,
+    DEFAULT_MAX_MESSAGE_BYTES, DEFAULT_MAX_QUEUED_RESPONSES, DEFAULT_MAX_URI_BYTES,
+    DEFAULT_WRITE_AFTER_ANSWERS, ServerOptions,
 };
 pub use reply::Reply;
 pub(crate) use reply::{ReplyBody, WriteJson};

@@ -32,6 +32,12 @@ pub const DEFAULT_MAX_LISTENS: usize = 1024;
 /// every URI of every open listen): 256.
 pub const DEFAULT_MAX_LISTEN_URIS: usize = 256;
 
+/// The default limit on a resource URI a request names (`resources/read`, `resources/subscribe`
+/// and `unsubscribe`, a `subscriptions/listen` filter, a completion's `ref/resource`): 64 KiB, far
+/// beyond any URI a resource is read by and small enough that matching it against every template
+/// stays cheap.
+pub const DEFAULT_MAX_URI_BYTES: usize = 65_536;
+
 /// The knobs of a server, set on its [`ServerBuilder`].
 #[derive(Debug, Clone)]
 pub struct ServerOptions {
@@ -77,6 +83,12 @@ pub struct ServerOptions {
     pub max_listens: usize,
     /// How many URIs one `subscriptions/listen` may list in `resourceSubscriptions`.
     pub max_listen_uris: usize,
+    /// The longest resource URI a request may name, in bytes; a longer one is answered -32602
+    /// before it is matched against any template.
+    pub max_uri_bytes: usize,
+    /// The backtracking steps one match of a non-linear `pattern` (look-around, backreferences)
+    /// may take before the value is refused; every other pattern runs in linear time.
+    pub pattern_backtrack_limit: usize,
 }
 
 impl Default for ServerOptions {
@@ -98,6 +110,8 @@ impl Default for ServerOptions {
             max_listens_per_connection: DEFAULT_MAX_LISTENS_PER_CONNECTION,
             max_listens: DEFAULT_MAX_LISTENS,
             max_listen_uris: DEFAULT_MAX_LISTEN_URIS,
+            max_uri_bytes: DEFAULT_MAX_URI_BYTES,
+            pattern_backtrack_limit: crate::validate::DEFAULT_PATTERN_BACKTRACK_LIMIT,
         }
     }
 }

@@ -280,7 +280,7 @@ impl Server {
                 let templates = table.template_listing();
                 return self.page(req, "resourceTemplates", templates).into();
             }
-            "resources/read" => match uri_param(req) {
+            "resources/read" => match self.uri_param(req) {
                 Ok(uri) => {
                     let stateless = scope.stateless.is_some();
                     let ctx = Context::attached(
@@ -299,7 +299,7 @@ impl Server {
                     crate::protocol::LATEST_STATELESS_VERSION
                 ),
             )),
-            m => uri_param(req).map(|uri| {
+            m => self.uri_param(req).map(|uri| {
                 self.inner
                     .resource_updates
                     .set(uri, conn, m == "resources/subscribe");
@@ -332,13 +332,32 @@ impl Server {
             }
         }
     }
-}
 
-/// The request's `uri`, or -32602.
-fn uri_param(req: &Request) -> Result<&str, ProtocolError> {
-    req.params
-        .as_ref()
-        .and_then(|p| p.get("uri"))
-        .and_then(Value::as_str)
-        .ok_or_else(|| ProtocolError::invalid_params("Invalid params: a string `uri` is required"))
+    /// The request's `uri`, or -32602 when there is none or it is too long.
+    fn uri_param<'r>(&self, req: &'r Request) -> Result<&'r str, ProtocolError> {
+        let uri = req
+            .params
+            .as_ref()
+            .and_then(|p| p.get("uri"))
+            .and_then(Value::as_str)
+            .ok_or_else(|| {
+                ProtocolError::invalid_params("Invalid params: a string `uri` is required")
+            })?;
+        self.check_uri_len(uri, "`uri`")?;
+        Ok(uri)
+    }
+
+    /// Refuses a resource URI (the `what` of a request) longer than the server's
+    /// `max_uri_bytes`, before anything matches it against a template or keeps it.
+    pub(super) fn check_uri_len(&self, uri: &str, what: &str) -> Result<(), ProtocolError> {
+        let max = self.inner.options.max_uri_bytes;
+        if uri.len() > max {
+            return Err(ProtocolError::invalid_params(format!(
+                "Invalid params: {what} is {} bytes, over this server's limit of {max} \
+                 (max_uri_bytes)",
+                uri.len()
+            )));
+        }
+        Ok(())
+    }
 }

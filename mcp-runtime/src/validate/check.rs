@@ -11,6 +11,7 @@ use super::formats::{self, EXACT, IntFault};
 use super::node::{Bound, Node, NodeId, Rules, Types};
 use super::numbers::{self, Num, integral, is_integer};
 use super::path::Path;
+use super::probe::Walk;
 use super::report::{Msg, Out, fail, report};
 use super::{MAX_DEPTH, Validator, Violation};
 
@@ -18,6 +19,7 @@ impl Validator {
     /// Checks `args` and returns every violation. Integral floats where an integer is expected are
     /// rewritten in place as integers (2020-12 counts 1042.0 as an integer).
     pub fn validate(&self, args: &mut Value) -> Vec<Violation> {
+        let _walk = Walk;
         let mut out = Vec::new();
         self.check(0, args, &Path::ROOT, Some(&mut out));
         out
@@ -25,6 +27,7 @@ impl Validator {
 
     /// True when `args` is valid; stops at the first violation. Rewrites integral floats too.
     pub fn is_valid(&self, args: &mut Value) -> bool {
+        let _walk = Walk;
         self.check(0, args, &Path::ROOT, None)
     }
 
@@ -125,10 +128,17 @@ impl Validator {
         if !ok && out.is_none() {
             return false;
         }
+        if !r.dependent_schemas.is_empty() {
+            ok &= self.check_dependent(r, v, path, &mut out);
+        }
 
         // -- applicators
         if let Some(target) = r.reference {
-            ok &= self.check(target, v, path, out.as_deref_mut());
+            // Without a report to write, a `$ref` is probed: its answer may be kept (`probe.rs`).
+            ok &= match out.as_deref_mut() {
+                Some(o) => self.check(target, v, path, Some(o)),
+                None => self.probe(target, v, path),
+            };
         }
         for &branch in &r.all_of {
             ok &= self.check(branch, v, path, out.as_deref_mut());
@@ -137,7 +147,7 @@ impl Validator {
             return false;
         }
         if let Some(alt) = &r.any_of
-            && !alt.branches.iter().any(|&b| self.check(b, v, path, None))
+            && !alt.branches.iter().any(|&b| self.probe(b, v, path))
         {
             ok = false;
             let Some(o) = out.as_deref_mut() else {
@@ -148,7 +158,7 @@ impl Validator {
         if let Some(alt) = &r.one_of {
             let mut matched = 0;
             for &b in &alt.branches {
-                if self.check(b, v, path, None) {
+                if self.probe(b, v, path) {
                     matched += 1;
                     if matched > 1 {
                         break;
@@ -168,7 +178,7 @@ impl Validator {
             }
         }
         if let Some(not) = r.not
-            && self.check(not, v, path, None)
+            && self.probe(not, v, path)
         {
             fail!(
                 out,
@@ -178,7 +188,7 @@ impl Validator {
             );
         }
         if let Some((cond, then, otherwise)) = r.if_then_else {
-            let branch = if self.check(cond, v, path, None) {
+            let branch = if self.probe(cond, v, path) {
                 then
             } else {
                 otherwise
@@ -277,10 +287,12 @@ fn check_string(r: &Rules, s: &str, path: &Path<'_>, out: &mut Out<'_>) -> bool 
             fail!(out, ok, path, Msg::MaxLength(max, s.chars().count() as u64));
         }
     }
-    if let Some(p) = &r.pattern
-        && !p.is_match(s)
-    {
-        fail!(out, ok, path, Msg::Pattern(&p.source));
+    if let Some(p) = &r.pattern {
+        match p.is_match(s) {
+            Ok(true) => {}
+            Ok(false) => fail!(out, ok, path, Msg::Pattern(&p.source)),
+            Err(_) => fail!(out, ok, path, Msg::PatternBudget(p)),
+        }
     }
     if let Some((f, name)) = r.str_format
         && !formats::is_valid(f, s)

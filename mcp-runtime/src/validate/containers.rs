@@ -38,7 +38,7 @@ impl Validator {
         if let Some(contains) = r.contains {
             let mut found = 0u64;
             for (i, item) in items.iter_mut().enumerate() {
-                if self.check(contains, item, &path.index(i), None) {
+                if self.probe(contains, item, &path.index(i)) {
                     found += 1;
                 }
             }
@@ -111,13 +111,25 @@ impl Validator {
                 return false;
             }
         }
+        ok
+    }
+
+    /// `dependentSchemas`: each applies to the object itself, checked where it is, not as a
+    /// copy (a probe below may keep its answer by the object's address: `probe.rs`).
+    #[cold]
+    pub(super) fn check_dependent(
+        &self,
+        r: &Rules,
+        v: &mut Value,
+        path: &Path<'_>,
+        out: &mut Out<'_>,
+    ) -> bool {
+        let mut ok = true;
         for (name, schema) in &r.dependent_schemas {
-            if map.contains_key(&**name) {
-                // The dependent schema applies to the object itself; re-wrap it to check it.
-                let mut whole = Value::Object(std::mem::take(map));
-                ok &= self.check(*schema, &mut whole, path, out.as_deref_mut());
-                if let Value::Object(m) = whole {
-                    *map = m;
+            if v.as_object().is_some_and(|map| map.contains_key(&**name)) {
+                ok &= self.check(*schema, v, path, out.as_deref_mut());
+                if !ok && out.is_none() {
+                    return false;
                 }
             }
         }
@@ -136,9 +148,17 @@ impl Validator {
             let here = path.key(key);
             let mut matched = r.property(key).is_some();
             for (p, schema) in &r.pattern_properties {
-                if p.is_match(key) {
-                    matched = true;
-                    ok &= self.check(*schema, value, &here, out.as_deref_mut());
+                match p.is_match(key) {
+                    Ok(true) => {
+                        matched = true;
+                        ok &= self.check(*schema, value, &here, out.as_deref_mut());
+                    }
+                    Ok(false) => {}
+                    // A name the pattern could not decide is refused, never let through.
+                    Err(_) => {
+                        matched = true;
+                        fail!(out, ok, &here, Msg::PatternBudget(p));
+                    }
                 }
             }
             if !matched {

@@ -1,13 +1,15 @@
 //! The runtime half of validation: the published inputSchema compiled once into a validator that
 //! reports every violation with its JSON Pointer, the rule and the bound.
 //!
-//! [`Validator::compile`] turns the schema into a flat arena of nodes: patterns are compiled with
-//! `regress` (ECMA-262, as JSON Schema requires), `$ref`s become node indices, bounds are parsed
+//! [`Validator::compile`] turns the schema into a flat arena of nodes: patterns are checked as
+//! ECMA-262 (as JSON Schema requires) and translated to linear-time automata, `$ref`s become node
+//! indices, bounds are parsed
 //! into numbers and the fixed parts of messages are rendered up front. [`Validator::validate`]
 //! walks the arguments against that arena only; the valid path allocates nothing.
 //!
 //! Messages are meant for the model that made the call: each names the rule and its bound, and
-//! says what was received without echoing long values. Their wording is stable:
+//! says what was received without echoing long values (nor long keys: a pointer's key of more
+//! than 40 characters is cut with `…`). Their wording is stable:
 //!
 //! | rule | message |
 //! | --- | --- |
@@ -40,16 +42,17 @@
 //! | `node.rs` | the compiled form: the node arena's `Node`, `Rules` and their parts |
 //! | `compile.rs` | schema → nodes: every keyword, the annotations let through, bound parsing |
 //! | `refs.rs` | `$ref` resolution (JSON Pointer fragments) and the refusal of `$ref` loops |
-//! | `pattern.rs` | `Pattern`: an ECMA-262 `pattern` compiled with `regress` |
+//! | `pattern/` | `Pattern`: an ECMA-262 `pattern` translated (`ecma.rs`) to the `regex` crate (linear time), or to `fancy-regex` under a backtracking budget for look-around and backreferences; `differential.rs` holds the translation to `regress` |
 //! | `check.rs` | instance → violations: the walk, `type`/`enum`/`const`, numbers, strings, applicators |
 //! | `containers.rs` | the walk into arrays and objects |
 //! | `unevaluated.rs` | `unevaluatedProperties`, `unevaluatedItems`: what the other keywords evaluated |
 //! | `union.rs` | why a union matched no branch: its discriminator, the selected or closest branch |
+//! | `probe.rs` | a subschema tried only for its verdict (union branches, `if`, `not`, `contains`); nested probes of a container answered once |
 //! | `report.rs` | `Msg` and its rendering, quoting of received values, the `fail!` macro |
 //! | `path.rs` | `Path`: where the walk is, rendered as a JSON Pointer on demand |
 //! | `numbers.rs` | `Num`: exact comparison of JSON numbers; integral floats |
 //! | `formats.rs` | the asserted `format`s: std parsers, RFC 3339 dates and durations, integer ranges |
-//! | `equality.rs` | JSON Schema equality (`enum`, `const`, `uniqueItems`) and its hash |
+//! | `equality.rs` | JSON Schema equality (`enum`, `const`, `uniqueItems`) and its keyed hash |
 
 mod check;
 mod compile;
@@ -60,6 +63,7 @@ mod node;
 mod numbers;
 mod path;
 mod pattern;
+mod probe;
 mod refs;
 mod report;
 mod unevaluated;
@@ -67,6 +71,7 @@ mod union;
 
 use node::Node;
 pub use numbers::integer_out_of_range;
+pub use pattern::{DEFAULT_PATTERN_BACKTRACK_LIMIT, NonLinearPattern};
 
 /// How deep into the arguments validation descends before it gives up with a violation.
 pub const MAX_DEPTH: usize = 128;
@@ -101,7 +106,7 @@ pub fn string_conforms(name: &str, s: &str) -> Option<bool> {
 }
 
 /// A compiled inputSchema.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub struct Validator {
     nodes: Vec<Node>,
 }

@@ -11,7 +11,7 @@ use super::pattern::Pattern;
 pub(super) type NodeId = u32;
 
 /// One compiled schema.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub(super) enum Node {
     /// `true`, `{}`, or a schema of annotations only.
     Any,
@@ -71,14 +71,14 @@ impl Types {
 }
 
 /// A numeric bound: the number, and its text as published.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub(super) struct Bound {
     pub(super) value: Num,
     pub(super) text: Box<str>,
 }
 
 /// What `additionalProperties` says about keys that `properties` and `patternProperties` don't name.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub(super) enum Additional {
     /// Absent or `true`.
     Allowed,
@@ -89,7 +89,7 @@ pub(super) enum Additional {
 }
 
 /// `anyOf` / `oneOf`.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub(super) struct Alternatives {
     pub(super) branches: Vec<NodeId>,
     /// For `anyOf: [T, {"type": "null"}]`: `T`, whose errors are reported for non-null values.
@@ -99,7 +99,7 @@ pub(super) struct Alternatives {
     pub(super) choices: Option<Box<str>>,
 }
 
-#[derive(Debug, Default)]
+#[derive(Debug, Clone, Default)]
 pub(super) struct Rules {
     pub(super) types: Option<(Types, Box<str>)>,
     /// `enum` values and the message prefix `must be one of …`.

@@ -1,6 +1,9 @@
-//! Where the walk is in the arguments, and its JSON Pointer (RFC 6901) for a violation.
+//! Where the walk is in the arguments, and its JSON Pointer (RFC 6901) for a violation; a key
+//! longer than [`QUOTE_LIMIT`] characters is cut there with `…`.
 
 use std::fmt::Write as _;
+
+use super::report::QUOTE_LIMIT;
 
 /// Where the value under check is: a linked list on the stack, turned into a JSON Pointer only
 /// when a violation is reported.
@@ -74,8 +77,15 @@ impl<'a> Path<'a> {
             }
             Seg::Key(k) => {
                 out.push('/');
-                for c in k.chars() {
+                // A key is cut as messages cut a quoted string: a pointer under a long key
+                // repeated in every violation below it would make the text the product of the
+                // key's length and their number.
+                for (i, c) in k.chars().enumerate() {
                     match c {
+                        _ if i == QUOTE_LIMIT => {
+                            out.push('…');
+                            break;
+                        }
                         '~' => out.push_str("~0"),
                         '/' => out.push_str("~1"),
                         c => out.push(c),
@@ -102,6 +112,32 @@ mod tests {
         assert_eq!(item.pointer(), "/a~0~1b/3");
         assert_eq!(key.noun(), "property");
         assert_eq!(item.depth, 2);
+    }
+
+    #[test]
+    fn long_keys_are_cut() {
+        let root = Path::ROOT;
+        let exact = "~/".repeat(QUOTE_LIMIT / 2);
+        assert_eq!(
+            root.key(&exact).pointer(),
+            format!("/{}", "~0~1".repeat(20))
+        );
+        let long = format!("{}é{}", "k".repeat(QUOTE_LIMIT - 1), "x".repeat(1000));
+        let under = root.key(&long);
+        assert_eq!(
+            under.index(7).pointer(),
+            format!("/{}é…/7", "k".repeat(QUOTE_LIMIT - 1))
+        );
+        let schema = json!({"additionalProperties": {"items": {"type": "integer"}}});
+        let got = run(schema, json!({ long.clone(): ["a", 1, "b"] }));
+        let cut = format!("/{}é…", "k".repeat(QUOTE_LIMIT - 1));
+        assert_eq!(
+            got,
+            [
+                format!("{cut}/0: must be an integer (got string)"),
+                format!("{cut}/2: must be an integer (got string)")
+            ]
+        );
     }
 
     #[test]

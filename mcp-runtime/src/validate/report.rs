@@ -9,8 +9,9 @@ use super::node::Types;
 use super::path::Path;
 use super::{MAX_DEPTH, Violation};
 
-/// Strings longer than this many characters are cut (with `…`) when quoted in a message.
-const QUOTE_LIMIT: usize = 40;
+/// Strings longer than this many characters are cut (with `…`) when quoted in a message, and
+/// keys when they are a segment of a violation's pointer (`path.rs`).
+pub(super) const QUOTE_LIMIT: usize = 40;
 
 /// A violation before it is rendered. Keeping the text out of the recursive functions keeps
 /// their stack frames small, which is what lets [`MAX_DEPTH`] levels fit on a worker's stack.
@@ -25,6 +26,8 @@ pub(super) enum Msg<'a> {
     MinLength(u64, u64),
     MaxLength(u64, u64),
     Pattern(&'a str),
+    /// A non-linear pattern ran out of its backtracking budget on the value.
+    PatternBudget(&'a super::pattern::Pattern),
     /// A string `format`'s name and the string.
     Format(&'a str, &'a str),
     /// A float at or beyond 2^53 where an integer format is declared.
@@ -68,6 +71,10 @@ pub(super) fn report(out: &mut Vec<Violation>, path: &Path<'_>, msg: Msg<'_>) {
         Msg::MinLength(min, n) => count("must be at least", min, CHARACTERS, "", n),
         Msg::MaxLength(max, n) => count("must be at most", max, CHARACTERS, "", n),
         Msg::Pattern(p) => concat(&["must match the pattern ", p]),
+        Msg::PatternBudget(p) => format!(
+            "could not be checked against the pattern {} ({}) within its backtracking budget; send a shorter or simpler value",
+            p.source, p.at
+        ),
         Msg::Format(name, s) => {
             let mut m = format!("must be a valid {name} (got ");
             quote_str(&mut m, s);

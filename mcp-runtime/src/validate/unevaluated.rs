@@ -110,7 +110,9 @@ impl Validator {
                 for (key, seen) in map.keys().zip(marks.iter_mut()) {
                     *seen |= everything
                         || r.property(key).is_some()
-                        || r.pattern_properties.iter().any(|(p, _)| p.is_match(key));
+                        || r.pattern_properties
+                            .iter()
+                            .any(|(p, _)| p.is_match(key) == Ok(true));
                 }
             }
             Value::Array(_) => {
@@ -122,7 +124,7 @@ impl Validator {
                 }
                 if let (Some(contains), Value::Array(items)) = (r.contains, &mut *v) {
                     for (i, (item, seen)) in items.iter_mut().zip(marks.iter_mut()).enumerate() {
-                        if !*seen && self.check(contains, item, &path.index(i), None) {
+                        if !*seen && self.probe(contains, item, &path.index(i)) {
                             *seen = true;
                         }
                     }
@@ -157,7 +159,7 @@ impl Validator {
                     self.mark_node(id, v, path, marks, trust);
                 }
             } else {
-                let held = self.check(cond, v, path, None);
+                let held = self.probe(cond, v, path);
                 if held {
                     self.mark_node(cond, v, path, marks, Trust::Valid);
                 }
@@ -179,7 +181,7 @@ impl Validator {
         let Node::Rules(r) = &self.nodes[id as usize] else {
             return;
         };
-        if trust == Trust::Check && !self.check(id, v, path, None) {
+        if trust == Trust::Check && !self.probe(id, v, path) {
             return;
         }
         let inner = if trust == Trust::Lenient {
