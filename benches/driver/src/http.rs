@@ -109,7 +109,7 @@ pub(crate) struct Peer {
 }
 
 impl Peer {
-    fn parse(spec: &str) -> Result<Peer, String> {
+    pub(crate) fn parse(spec: &str) -> Result<Peer, String> {
         let mut parts = spec.splitn(3, '|');
         let (Some(name), Some(modes), Some(command)) = (parts.next(), parts.next(), parts.next())
         else {
@@ -145,13 +145,13 @@ impl Peer {
 }
 
 /// A running server: the process (killed when dropped) and the address it serves.
-struct Running {
+pub(crate) struct Running {
     spawned: Spawned,
-    addr: SocketAddr,
+    pub(crate) addr: SocketAddr,
 }
 
 impl Running {
-    fn pid(&self) -> u32 {
+    pub(crate) fn pid(&self) -> u32 {
         self.spawned.child.id()
     }
 }
@@ -161,7 +161,7 @@ fn free_addr() -> Result<SocketAddr, String> {
     l.local_addr().map_err(|e| e.to_string())
 }
 
-fn start(peer: &Peer, floor_bytes: Option<usize>) -> Result<Running, String> {
+pub(crate) fn start(peer: &Peer, floor_bytes: Option<usize>) -> Result<Running, String> {
     let addr = free_addr()?;
     let command = peer.command.replace("{addr}", &addr.to_string());
     let mut words = command.split_whitespace();
@@ -421,7 +421,7 @@ async fn client(
     }
 }
 
-fn runtime() -> Result<tokio::runtime::Runtime, String> {
+pub(crate) fn runtime() -> Result<tokio::runtime::Runtime, String> {
     tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()

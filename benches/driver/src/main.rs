@@ -12,6 +12,7 @@
 //!              [--repeat 3] [--windows 1,32] [--workloads valid,invalid,list] [--raw results.tsv]
 //!              [--json results.json]
 //! driver http  ...   (Streamable HTTP: see `http.rs`)
+//! driver complexity --server <complexity-server> [--quick]   (the complexity battery: see `complexity.rs`)
 //! ```
 //!
 //! `suite` runs every workload at every window for every server, interleaving the servers
@@ -21,6 +22,7 @@
 //! for the same workload, so it writes as many bytes, once flushing every response (`floor`) and
 //! once flushing only when its input is drained (`floor-batch`).
 
+mod complexity;
 mod http;
 
 use std::collections::BTreeMap;
@@ -777,8 +779,14 @@ fn suite(args: &Args) -> Result<(), String> {
 }
 
 fn main() {
-    if std::env::args().nth(1).as_deref() == Some("http") {
-        if let Err(e) = http::main(std::env::args().skip(2)) {
+    type Subcommand = fn(std::iter::Skip<std::env::Args>) -> Result<(), String>;
+    let sub: Option<Subcommand> = match std::env::args().nth(1).as_deref() {
+        Some("http") => Some(http::main),
+        Some("complexity") => Some(complexity::main),
+        _ => None,
+    };
+    if let Some(sub) = sub {
+        if let Err(e) = sub(std::env::args().skip(2)) {
             eprintln!("driver: {e}");
             std::process::exit(1);
         }
@@ -798,7 +806,9 @@ fn main() {
             }
             Ok(())
         }
-        other => Err(format!("unknown mode {other}; use run or suite")),
+        other => Err(format!(
+            "unknown mode {other}; use run, suite, http or complexity"
+        )),
     });
     if let Err(e) = result {
         eprintln!("driver: {e}");
