@@ -1,5 +1,6 @@
 //! Inputs that grow: the patterns that made a backtracking engine run for ever, with hostile
-//! tails of 10,000 characters, and a 1 MB string argument, over stdio (the reader that
+//! tails of 10,000 characters, a 1 MB string argument, and an untagged recursive enum nested so
+//! that serde's decoding would take a later variant at every level (2^depth), over stdio (the reader that
 //! validates) and over HTTP, with a ping (`tools/list` in the stateless revision, which has no
 //! ping) sent at the same time and answered. The test asserts
 //! the answers; the times it prints are for the record (BENCHMARKS.md's complexity battery is
@@ -31,32 +32,68 @@ fn length(text: String) -> usize {
     text.len()
 }
 
+/// An expression, untagged: serde tries `Neg`, then `Abs`, then `Num`, and `Neg` decodes `of`
+/// before it finds no `neg`.
+#[derive(Deserialize, JsonSchema)]
+#[serde(untagged)]
+#[allow(dead_code)] // the flags and the number are there to be decoded, not read
+enum Expr {
+    Neg { of: Box<Expr>, neg: bool },
+    Abs { of: Box<Expr>, abs: bool },
+    Num { num: i64 },
+}
+
+/// How many operators an expression nests.
+#[tool(read_only)]
+fn depth(expr: Expr) -> usize {
+    let (mut e, mut n) = (&expr, 0);
+    while let Expr::Neg { of, .. } | Expr::Abs { of, .. } = e {
+        (e, n) = (of, n + 1);
+    }
+    n
+}
+
 fn server() -> Server {
     Server::builder("linear", "1")
-        .tools(tools![runs, words, length])
+        .tools(tools![runs, words, length, depth])
         .build()
         .unwrap()
 }
 
-/// The hostile tails and what each call must get: the field and the rule when refused, the
-/// result when accepted.
-fn cases() -> Vec<(&'static str, String, Result<u64, &'static str>)> {
+/// `levels` operators named `op` around a number.
+fn nested(levels: usize, op: &str) -> Value {
+    (0..levels).fold(json!({"num": 1}), |of, _| json!({"of": of, op: true}))
+}
+
+/// The hostile inputs and what each call must get: the field and the rule when refused, the
+/// result when accepted. Each with its size in bytes.
+fn cases() -> Vec<(&'static str, Value, Result<u64, &'static str>)> {
     let a = "a".repeat(10_000);
     let words = "ab ".repeat(3_333);
+    let text = |t: String| json!({ "text": t });
     vec![
         (
             "runs",
-            format!("{a}!"),
+            text(format!("{a}!")),
             Err("/text: must match the pattern ^(a+)+$"),
         ),
-        ("runs", a.clone(), Ok(10_000)),
+        ("runs", text(a.clone()), Ok(10_000)),
         (
             "words",
-            format!("{words}!"),
+            text(format!("{words}!")),
             Err("/text: must match the pattern ^([a-z]+ ?)*$"),
         ),
-        ("words", words.clone(), Ok(3_334)),
-        ("length", "x".repeat(1_000_000), Ok(1_000_000)),
+        ("words", text(words.clone()), Ok(3_334)),
+        ("length", text("x".repeat(1_000_000)), Ok(1_000_000)),
+        // 2^40 decodings: refused before serde starts. 12 levels (8,000) and 100 levels that
+        // take the first variant are decoded.
+        (
+            "depth",
+            json!({"expr": nested(40, "abs")}),
+            Err("/expr: nests its untagged alternatives too deeply"),
+        ),
+        ("depth", json!({"expr": nested(12, "abs")}), Ok(12)),
+        ("depth", json!({"expr": nested(100, "neg")}), Ok(100)),
     ]
 }
 
@@ -90,13 +127,11 @@ async fn hostile_tails_over_stdio_are_answered_and_a_ping_meanwhile() {
             if era == Era::Handshake {
                 peer.open().await;
             }
-            for (tool, text, want) in cases() {
+            for (tool, args, want) in cases() {
+                let size = args.to_string().len();
                 let started = Instant::now();
                 let call = peer
-                    .request(
-                        "tools/call",
-                        json!({"name": tool, "arguments": {"text": text}}),
-                    )
+                    .request("tools/call", json!({"name": tool, "arguments": args}))
                     .await;
                 // 2026-07-28 removed `ping`: a `tools/list` is its liveness request.
                 let method = if era == Era::Handshake {
@@ -113,7 +148,7 @@ async fn hostile_tails_over_stdio_are_answered_and_a_ping_meanwhile() {
                 let find = |id: &Value| answers.iter().find(|a| &a["id"] == id).unwrap();
                 check(tool, find(&call), &want);
                 assert!(find(&ping)["result"].is_object(), "{}", find(&ping));
-                eprintln!("stdio {era:?} {tool} ({} chars): {took:?}", text.len());
+                eprintln!("stdio {era:?} {tool} ({size} bytes): {took:?}");
             }
         }
     })
@@ -136,8 +171,9 @@ async fn hostile_tails_over_http_are_answered_and_a_ping_meanwhile() {
             "params": {"_meta": test_support::http::meta()}});
         let ping = ping.to_string();
         let ping = post_bytes(served.addr, &headers("tools/list", None), ping.as_bytes());
-        for (tool, text, want) in cases() {
-            let call = stateless_call(1, tool, json!({"text": text})).to_string();
+        for (tool, args, want) in cases() {
+            let size = args.to_string().len();
+            let call = stateless_call(1, tool, args).to_string();
             let h = headers("tools/call", Some(tool));
             let call = post_bytes(served.addr, &h, call.as_bytes());
             let started = Instant::now();
@@ -147,7 +183,7 @@ async fn hostile_tails_over_http_are_answered_and_a_ping_meanwhile() {
             assert_eq!(answer.status, 200, "{}", answer.body);
             check(tool, &answer.json(), &want);
             assert!(pong.json()["result"].is_object(), "{}", pong.body);
-            eprintln!("http {tool} ({} chars): {took:?}", text.len());
+            eprintln!("http {tool} ({size} bytes): {took:?}");
         }
     })
     .await;
@@ -194,6 +230,33 @@ async fn a_pattern_that_needs_backtracking_runs_under_the_servers_budget() {
                 &other,
                 &Err("/text: must match the pattern ^(a|a)+\\1$"),
             );
+        }
+    })
+    .await;
+}
+
+/// The server's own limit on repeated decoding: 18 levels (2.6 million decodings, 0.2 s of
+/// serde's time) are refused by default and decoded when the server allows them.
+#[tokio::test]
+async fn the_untagged_decode_limit_is_the_servers_to_set() {
+    deadline(async {
+        for (limit, want) in [
+            (
+                None,
+                Err("/expr: nests its untagged alternatives too deeply"),
+            ),
+            (Some(1 << 22), Ok(18)),
+        ] {
+            let mut builder = Server::builder("decode", "1").tools(tools![depth]);
+            if let Some(n) = limit {
+                builder = builder.untagged_decode_limit(n);
+            }
+            let server = builder.build().unwrap();
+            let mut peer = RawPeer::in_process(&server, Era::Stateless);
+            let answer = peer
+                .call_tool("depth", json!({"expr": nested(18, "abs")}))
+                .await;
+            check("depth", &answer, &want);
         }
     })
     .await;

@@ -97,6 +97,32 @@ fn shapes(shapes: Vec<Shape>) -> usize {
     shapes.iter().map(Shape::weight).sum()
 }
 
+/// An expression, untagged: serde tries `Neg`, then `Abs`, then `Num`, and `Neg` decodes `of`
+/// before it finds no `neg` (a value that takes `Abs` at every level is decoded 2^depth times).
+#[derive(Deserialize, JsonSchema)]
+#[serde(crate = "mcp_runtime::serde", untagged)]
+#[allow(dead_code)] // the flags and the number are there to be decoded, not read
+enum Expr {
+    Neg { of: Box<Expr>, neg: bool },
+    Abs { of: Box<Expr>, abs: bool },
+    Num { num: i64 },
+}
+
+impl Expr {
+    fn depth(&self) -> usize {
+        match self {
+            Expr::Neg { of, .. } | Expr::Abs { of, .. } => 1 + of.depth(),
+            Expr::Num { .. } => 0,
+        }
+    }
+}
+
+/// How many operators the expressions nest in all.
+#[tool]
+fn exprs(exprs: Vec<Expr>) -> usize {
+    exprs.iter().map(Expr::depth).sum()
+}
+
 /// How many levels the trees hold in all (each level's first child is the next).
 #[tool]
 fn trees(trees: Vec<Value>) -> usize {
@@ -202,7 +228,9 @@ fn section(title: String, section: String) -> String {
 }
 
 fn server() -> Result<Server, String> {
-    let table = tools![nested_a, words, echo, tally, unique, shapes, trees, chains];
+    let table = tools![
+        nested_a, words, echo, tally, unique, shapes, exprs, trees, chains
+    ];
     let tools = table
         .iter()
         .cloned()

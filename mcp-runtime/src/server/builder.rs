@@ -262,6 +262,16 @@ impl ServerBuilder {
         /// [`DEFAULT_PATTERN_BACKTRACK_LIMIT`](crate::validate::DEFAULT_PATTERN_BACKTRACK_LIMIT)).
         /// Every other pattern runs in time linear in the value and has no budget.
         pub fn pattern_backtrack_limit(n: usize) => options.pattern_backtrack_limit = n;
+
+        /// How many values decoding a call's arguments may decode, beyond 8 per value of the
+        /// arguments, when a tool's input holds an untagged enum that holds itself (default
+        /// 100,000, about 10 ms,
+        /// [`DEFAULT_UNTAGGED_DECODE_LIMIT`](crate::validate::DEFAULT_UNTAGGED_DECODE_LIMIT)).
+        /// serde decodes such an enum by trying its variants in order, and a value that takes a
+        /// later variant at every level is decoded again for each earlier one: a call that would
+        /// cost more is refused, naming the value, before it is decoded. The build warns about
+        /// each such tool. `u64::MAX` turns the count off (and lets serde take its time).
+        pub fn untagged_decode_limit(n: u64) => options.untagged_decode_limit = n;
     }
 
     /// Where task records live (default: a [`MemoryTaskStore`] of this server's own).
@@ -354,6 +364,10 @@ impl ServerBuilder {
                 "pattern_backtrack_limit",
                 self.options.pattern_backtrack_limit,
             ),
+            (
+                "untagged_decode_limit",
+                usize::try_from(self.options.untagged_decode_limit).unwrap_or(usize::MAX),
+            ),
         ] {
             if n == 0 {
                 problems.push(BuildError::InvalidOption(format!(
@@ -380,7 +394,7 @@ impl ServerBuilder {
             1 => return Err(problems.remove(0)),
             _ => return Err(BuildError::Several(problems)),
         }
-        let tools = non_linear_patterns(tools, self.options.pattern_backtrack_limit);
+        let tools = super::budgets::apply(tools, &self.options);
         let call_slots = self
             .options
             .max_concurrent_calls
@@ -434,31 +448,4 @@ fn capabilities(options: &ServerOptions, prompts: &Prompts, resources: &Resource
         caps["completions"] = json!({});
     }
     caps
-}
-
-/// Warns about every pattern that runs by backtracking (under a budget) rather than in linear
-/// time, and gives those patterns the server's budget: a table is rebuilt only when it has such
-/// a pattern and the budget is not the default.
-fn non_linear_patterns(tools: ToolTable, limit: usize) -> ToolTable {
-    let mut found = false;
-    for tool in tools.iter() {
-        for p in tool.validator.non_linear_patterns() {
-            found = true;
-            tracing::warn!(
-                tool = tool.name(),
-                pattern = %p.pattern,
-                at = %p.at,
-                "this pattern uses {} and so runs by backtracking, not in linear time: a value that \
-                 takes more than {limit} steps is refused (pattern_backtrack_limit)",
-                p.why
-            );
-        }
-    }
-    if !found || limit == crate::validate::DEFAULT_PATTERN_BACKTRACK_LIMIT {
-        return tools;
-    }
-    ToolTable::from_tools(tools.iter().cloned().map(|mut t| {
-        Arc::make_mut(&mut t.validator).set_pattern_backtrack_limit(limit);
-        t
-    }))
 }

@@ -73,6 +73,7 @@ use crate::tool::state::StateMap;
 use crate::tool::table::ToolTable;
 
 mod batch;
+mod budgets;
 mod builder;
 mod completion;
 mod lifecycle;

@@ -89,6 +89,9 @@ pub struct ServerOptions {
     /// The backtracking steps one match of a non-linear `pattern` (look-around, backreferences)
     /// may take before the value is refused; every other pattern runs in linear time.
     pub pattern_backtrack_limit: usize,
+    /// The values decoding a call's arguments may decode beyond 8 per value, when a tool's input
+    /// holds a recursive untagged enum (serde tries its variants in order).
+    pub untagged_decode_limit: u64,
 }
 
 impl Default for ServerOptions {
@@ -112,6 +115,7 @@ impl Default for ServerOptions {
             max_listen_uris: DEFAULT_MAX_LISTEN_URIS,
             max_uri_bytes: DEFAULT_MAX_URI_BYTES,
             pattern_backtrack_limit: crate::validate::DEFAULT_PATTERN_BACKTRACK_LIMIT,
+            untagged_decode_limit: crate::validate::DEFAULT_UNTAGGED_DECODE_LIMIT,
         }
     }
 }

@@ -238,7 +238,10 @@ impl Tool {
         if schema.get("type").and_then(Value::as_str) != Some("object") {
             return Err("an inputSchema must have \"type\": \"object\"".into());
         }
-        self.validator = Arc::new(Validator::compile(&schema)?);
+        let mut validator = Validator::compile(&schema)?;
+        // serde decodes into the tool's types whatever the published schema says.
+        validator.count_decoding_as(&self.validator);
+        self.validator = Arc::new(validator);
         let mut listing = (*self.listing).clone();
         listing["inputSchema"] = schema.clone();
         self.listing = Arc::new(listing);

@@ -19,16 +19,24 @@ impl Validator {
     /// Checks `args` and returns every violation. Integral floats where an integer is expected are
     /// rewritten in place as integers (2020-12 counts 1042.0 as an integer).
     pub fn validate(&self, args: &mut Value) -> Vec<Violation> {
-        let _walk = Walk;
         let mut out = Vec::new();
-        self.check(0, args, &Path::ROOT, Some(&mut out));
+        let valid = {
+            let _walk = Walk;
+            self.check(0, args, &Path::ROOT, Some(&mut out))
+        };
+        if valid && let Some(excess) = self.decode_excess(args) {
+            out.push(excess.violation());
+        }
         out
     }
 
     /// True when `args` is valid; stops at the first violation. Rewrites integral floats too.
     pub fn is_valid(&self, args: &mut Value) -> bool {
-        let _walk = Walk;
-        self.check(0, args, &Path::ROOT, None)
+        let valid = {
+            let _walk = Walk;
+            self.check(0, args, &Path::ROOT, None)
+        };
+        valid && self.decode_excess(args).is_none()
     }
 
     pub(super) fn check(

@@ -62,9 +62,13 @@ impl Validator {
         c.refs.insert(String::new(), 0);
         let node = c.compile(schema, "#")?;
         c.nodes[0] = node;
-        let mut v = Validator { nodes: c.nodes };
+        let mut v = Validator {
+            nodes: c.nodes,
+            decode: None,
+        };
         v.check_ref_loops()?;
         v.name_unevaluated();
+        v.find_untagged_recursion();
         Ok(v)
     }
 }

@@ -47,6 +47,7 @@
 //! | `containers.rs` | the walk into arrays and objects |
 //! | `unevaluated.rs` | `unevaluatedProperties`, `unevaluatedItems`: what the other keywords evaluated |
 //! | `union.rs` | why a union matched no branch: its discriminator, the selected or closest branch |
+//! | `decode.rs` | what serde's decoding of recursive untagged unions will repeat, counted and bounded before the tool's types are decoded |
 //! | `probe.rs` | a subschema tried only for its verdict (union branches, `if`, `not`, `contains`); nested probes of a container answered once |
 //! | `report.rs` | `Msg` and its rendering, quoting of received values, the `fail!` macro |
 //! | `path.rs` | `Path`: where the walk is, rendered as a JSON Pointer on demand |
@@ -57,6 +58,7 @@
 mod check;
 mod compile;
 mod containers;
+mod decode;
 mod equality;
 mod formats;
 mod node;
@@ -69,6 +71,7 @@ mod report;
 mod unevaluated;
 mod union;
 
+pub use decode::DEFAULT_UNTAGGED_DECODE_LIMIT;
 use node::Node;
 pub use numbers::integer_out_of_range;
 pub use pattern::{DEFAULT_PATTERN_BACKTRACK_LIMIT, NonLinearPattern};
@@ -109,6 +112,8 @@ pub fn string_conforms(name: &str, s: &str) -> Option<bool> {
 #[derive(Debug, Clone)]
 pub struct Validator {
     nodes: Vec<Node>,
+    /// The untagged unions, when one of them holds itself: decoding is counted (`decode.rs`).
+    decode: Option<Box<decode::Decode>>,
 }
 
 /// The model-readable text for a rejected call.

@@ -136,8 +136,16 @@ mod tests {
     #[test]
     fn deep_recursive_unions_get_their_answers() {
         let ok = json!({"a": [], "x": "s", "y": "s"});
-        // 60 levels: 121 deep, within `MAX_DEPTH`.
-        assert_eq!(run(tree(), chain(60, ok)), Vec::<String>::new());
+        // 60 levels: 121 deep, within `MAX_DEPTH`. Valid, and answered; serde's decoding would
+        // try the first branch again at each level, which `decode.rs` refuses unless allowed.
+        let mut v = Validator::compile(&tree()).unwrap();
+        v.set_untagged_decode_limit(u64::MAX);
+        assert_eq!(v.validate(&mut chain(60, ok.clone())), []);
+        let refused = run(tree(), chain(60, ok));
+        assert!(
+            refused[0].starts_with("/n: nests its untagged"),
+            "{refused:?}"
+        );
         // The deepest level matches neither branch: the closest one's violation (the first
         // branch's, below the union's own pointer), at its pointer.
         let bad = json!({"a": [], "x": "s"});

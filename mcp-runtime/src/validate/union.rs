@@ -248,7 +248,7 @@ impl Validator {
     }
 
     /// True unless the branch's `type` (or its `const`/`enum`) rules out JSON values of `bit`.
-    fn admits(&self, id: NodeId, bit: u8) -> bool {
+    pub(super) fn admits(&self, id: NodeId, bit: u8) -> bool {
         match &self.nodes[id as usize] {
             Node::Never => false,
             Node::Any => true,
@@ -283,6 +283,11 @@ impl Validator {
             all &= !Types::INTEGER;
         }
         Some(Types(all))
+    }
+
+    /// True when the branches are told apart by a tag property or a key (serde's tagged enums).
+    pub(super) fn is_tagged(&self, branches: &[NodeId]) -> bool {
+        self.tagging(branches).is_some()
     }
 
     /// How the branches are told apart, if they are.
@@ -343,7 +348,7 @@ impl Validator {
 }
 
 /// The type bit of a JSON value, as `type` names it (integers are numbers here).
-fn json_type(v: &Value) -> u8 {
+pub(super) fn json_type(v: &Value) -> u8 {
     match v {
         Value::Null => Types::NULL,
         Value::Bool(_) => Types::BOOLEAN,

@@ -71,6 +71,12 @@ fn reads(answer: &Value, text: &str) -> Result<(), String> {
     Ok(())
 }
 
+/// `levels` operators that each take the second variant of the untagged `Expr` (its first
+/// decodes `of` before it fails).
+fn expr(levels: usize) -> Value {
+    (0..levels).fold(json!({"num": 1}), |of, _| json!({"of": of, "abs": true}))
+}
+
 /// A tree of `depth` levels under `a`: each level has `x` of the wrong type for the first branch
 /// of the union, so both branches are tried at every level.
 fn tree(depth: usize) -> Value {
@@ -178,6 +184,27 @@ pub(super) fn rows() -> Vec<Row> {
             transport: Transport::Stdio("2025-06-18"),
             build: |n, _| call("shapes", json!({"shapes": vec!["s"; n]})),
             check: |a, n, _| returns(a, n),
+        },
+        Row {
+            name: "untagged-items",
+            n: (10_000, 1_000),
+            transport: Transport::Stdio("2025-06-18"),
+            build: |n, _| call("exprs", json!({"exprs": vec![expr(1); n]})),
+            check: |a, n, _| returns(a, n),
+        },
+        Row {
+            name: "untagged-depth",
+            // From the deepest value decoded under the default limit: below it, decoding is as
+            // exponential as serde makes it, capped by the limit (BENCHMARKS.md).
+            n: (12, 12),
+            transport: Transport::Stdio("2025-06-18"),
+            build: |n, _| call("exprs", json!({"exprs": [expr(n)]})),
+            // Decoded up to 13 levels (100,000 decodings, the default limit); refused, after a
+            // count that stops at the limit, beyond: 24, 48 and 96 levels.
+            check: |a, n, _| match n {
+                ..=13 => returns(a, n),
+                _ => refuses(a, "/exprs/0: nests its untagged alternatives too deeply"),
+            },
         },
         Row {
             name: "union-depth",
