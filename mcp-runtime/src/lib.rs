@@ -132,6 +132,49 @@ pub use serde;
 /// The serde_json this crate uses, for `Value` arguments and `json!`.
 pub use serde_json;
 
+// Foreign types: each crate re-exported (with its `serde` feature) when its feature, named as
+// schemars names it, is on, so that its types are arguments and results with no dependency of
+// the user's own.
+/// arrayvec 0.7 (feature `arrayvec07`).
+#[cfg(feature = "arrayvec07")]
+pub use arrayvec07 as arrayvec;
+/// bigdecimal 0.4 (feature `bigdecimal04`).
+#[cfg(feature = "bigdecimal04")]
+pub use bigdecimal04 as bigdecimal;
+/// bytes 1 (feature `bytes1`).
+#[cfg(feature = "bytes1")]
+pub use bytes;
+/// chrono 0.4 (feature `chrono04`): `DateTime<Utc>` is published as `format: date-time`, checked.
+#[cfg(feature = "chrono04")]
+pub use chrono04 as chrono;
+/// either 1 (feature `either1`).
+#[cfg(feature = "either1")]
+pub use either1 as either;
+/// indexmap 2 (feature `indexmap2`).
+#[cfg(feature = "indexmap2")]
+pub use indexmap2 as indexmap;
+/// jiff 0.2 (feature `jiff02`).
+#[cfg(feature = "jiff02")]
+pub use jiff02 as jiff;
+/// rust_decimal 1 (feature `rust_decimal1`).
+#[cfg(feature = "rust_decimal1")]
+pub use rust_decimal1 as rust_decimal;
+/// semver 1 (feature `semver1`).
+#[cfg(feature = "semver1")]
+pub use semver1 as semver;
+/// smallvec 1 (feature `smallvec1`).
+#[cfg(feature = "smallvec1")]
+pub use smallvec1 as smallvec;
+/// smol_str 0.2 (feature `smol_str02`).
+#[cfg(feature = "smol_str02")]
+pub use smol_str02 as smol_str;
+/// url 2 (feature `url2`): `Url` is published as `format: uri`, checked.
+#[cfg(feature = "url2")]
+pub use url2 as url;
+/// uuid 1 (feature `uuid1`): `Uuid` is published as `format: uuid`, checked.
+#[cfg(feature = "uuid1")]
+pub use uuid1 as uuid;
+
 /// The items a tool author needs: every type `#[tool]`'s documentation names as an argument, a
 /// return or an error type, the server and its builder, and the derives, serde's and schemars'
 /// own re-exported.

@@ -1,0 +1,63 @@
+//! chrono's and uuid's types, through the runtime's features: published with their formats,
+//! checked before the body runs, decoded and encoded by their own serde impls.
+
+use mcp_runtime::Client;
+use mcp_runtime::serde_json::{Value, json};
+
+const ID: &str = "67e55044-10b1-426f-9247-bb680e5fe0c8";
+
+fn incident(started: &str, due: Value) -> Value {
+    json!({"title": "disk full", "started": started, "due": due})
+}
+
+#[tokio::test(flavor = "current_thread")]
+async fn chrono_and_uuid_types_are_published_checked_and_served() {
+    let server = foreign_types::server().expect("a valid server");
+    let client = Client::in_process(&server).await.unwrap();
+    let tools = client.list_tools().await.unwrap();
+    let input = &tools[0]["inputSchema"];
+    assert_eq!(input["properties"]["id"]["format"], "uuid");
+    let props = &input["properties"]["incident"]["properties"];
+    assert_eq!(props["started"]["format"], "date-time");
+    let output = &tools[0]["outputSchema"]["properties"];
+    assert_eq!(output["id"]["format"], "uuid");
+
+    let call = async |id: &str, incident: Value| {
+        client
+            .call_tool("open_incident", json!({"id": id, "incident": incident}))
+            .await
+            .unwrap()
+    };
+    let opened = call(ID, incident("2026-12-01T22:00:00Z", json!("2026-12-03"))).await;
+    assert!(!opened.is_error, "{opened:?}");
+    assert_eq!(
+        opened.structured_content,
+        Some(
+            json!({"id": ID, "title": "disk full", "started": "2026-12-01T22:00:00Z", "hours_to_due": 26})
+        )
+    );
+
+    // Each refused with the field and the rule, before the body runs.
+    for (id, incident, needle) in [
+        (
+            "not-a-uuid",
+            incident("2026-12-01T22:00:00Z", Value::Null),
+            "/id: must be a valid uuid",
+        ),
+        (
+            ID,
+            incident("yesterday", Value::Null),
+            "/incident/started: must be a valid date-time",
+        ),
+        (
+            ID,
+            incident("2026-12-01T22:00:00Z", json!("2026-02-30")),
+            "/incident/due: must be a valid date",
+        ),
+    ] {
+        let refused = call(id, incident).await;
+        assert!(refused.is_error, "{needle}: {refused:?}");
+        let text = refused.content[0].to_json()["text"].to_string();
+        assert!(text.contains(needle), "{needle}: {text}");
+    }
+}
