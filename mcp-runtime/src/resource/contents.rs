@@ -202,3 +202,18 @@ pub trait UriVar: DeserializeOwned + JsonSchema + Send + 'static {
 
 impl UriVar for String {}
 impl UriVar for Box<str> {}
+
+// The string-like types of the foreign-type features: read from the URI's text by their own serde
+// impls (a text they refuse reads as no value, so the URI names no resource).
+#[cfg(feature = "uuid1")]
+impl UriVar for uuid1::Uuid {}
+#[cfg(feature = "chrono04")]
+impl UriVar for chrono04::NaiveDate {}
+#[cfg(feature = "chrono04")]
+impl UriVar for chrono04::DateTime<chrono04::Utc> {}
+#[cfg(feature = "url2")]
+impl UriVar for url2::Url {}
+#[cfg(feature = "semver1")]
+impl UriVar for semver1::Version {}
+#[cfg(feature = "smol_str02")]
+impl UriVar for smol_str02::SmolStr {}

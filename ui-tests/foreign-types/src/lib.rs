@@ -45,9 +45,16 @@ pub fn open_incident(id: Uuid, incident: NewIncident) -> Incident {
     }
 }
 
+/// An incident's log, by its id (a `Uuid` read from the URI) and day (a `NaiveDate`).
+#[resource(uri = "incidents://{id}/{day}", mime_type = "text/plain")]
+pub fn incident_log(id: Uuid, day: NaiveDate) -> String {
+    format!("log of {} on {}", id.hyphenated(), day.format("%d %B %Y"))
+}
+
 /// The server of this crate.
 pub fn server() -> Result<Server, BuildError> {
     Server::builder("desk", "1.0.0")
         .tools(tools![open_incident])
+        .resources(resources![incident_log])
         .build()
 }

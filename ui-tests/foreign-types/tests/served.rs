@@ -2,6 +2,7 @@
 //! checked before the body runs, decoded and encoded by their own serde impls.
 
 use mcp_runtime::Client;
+use mcp_runtime::resource::ResourceBody;
 use mcp_runtime::serde_json::{Value, json};
 
 const ID: &str = "67e55044-10b1-426f-9247-bb680e5fe0c8";
@@ -59,5 +60,31 @@ async fn chrono_and_uuid_types_are_published_checked_and_served() {
         assert!(refused.is_error, "{needle}: {refused:?}");
         let text = refused.content[0].to_json()["text"].to_string();
         assert!(text.contains(needle), "{needle}: {text}");
+    }
+}
+
+#[tokio::test(flavor = "current_thread")]
+async fn uuid_and_date_are_template_variables() {
+    let server = foreign_types::server().expect("a valid server");
+    let client = Client::in_process(&server).await.unwrap();
+    let read = client
+        .read_resource(&format!("incidents://{ID}/2026-12-03"))
+        .await
+        .unwrap();
+    let text = format!("log of {ID} on 03 December 2026");
+    assert_eq!(read[0].body, ResourceBody::Text(text));
+    // Not a uuid, not a day: invalid params naming the variable.
+    for (uri, needle) in [
+        (
+            "incidents://not-a-uuid/2026-12-03".to_owned(),
+            "`id` cannot be \"not-a-uuid\" (-32602)",
+        ),
+        (
+            format!("incidents://{ID}/2026-02-30"),
+            "`day` cannot be \"2026-02-30\" (-32602)",
+        ),
+    ] {
+        let err = client.read_resource(&uri).await.expect_err(&uri);
+        assert!(err.to_string().contains(needle), "{uri}: {err}");
     }
 }
