@@ -216,7 +216,8 @@ impl PlainRet {
     message = "`{Self}` cannot be a tool argument",
     label = "this argument type is not `serde::de::DeserializeOwned + schemars::JsonSchema`",
     note = "derive `serde::Deserialize` and `schemars::JsonSchema` for it; to borrow server state or the context, take `&{Self}` instead",
-    note = "if it derives `JsonSchema` already, that derive must come from schemars 1.x (the one `mcp_runtime::schemars` re-exports): a `JsonSchema` of another major version is another trait"
+    note = "if it derives `JsonSchema` already, that derive must come from schemars 1.x (the one `mcp_runtime::schemars` re-exports): a `JsonSchema` of another major version is another trait",
+    note = "a type of another crate (chrono's `DateTime`, uuid's `Uuid`, url's `Url`, …) cannot derive it here: turn on mcp-runtime's feature for that crate, named as schemars names it (`chrono04`, `uuid1`, `url2`, `jiff02`, `rust_decimal1`, `bigdecimal04`, `indexmap2`, `smallvec1`, `arrayvec07`, `bytes1`, `semver1`, `either1`, `smol_str02`), or write `#[schemars(with = \"String\")]` on the field that holds it"
 )]
 pub trait ArgType: DeserializeOwned + JsonSchema {}
 impl<T: DeserializeOwned + JsonSchema> ArgType for T {}
