@@ -273,7 +273,7 @@ fn server_with(bookings: Bookings) -> Server {
         .state(bookings)
         .tools(tools![find_slots, book_room, cancel_booking])
         .build()
-        .expect("every tool's state is given")
+        .unwrap_or_else(|e| panic!("the server cannot be built: {e}"))
 }
 
 fn main() -> std::process::ExitCode {

@@ -818,7 +818,7 @@ pub fn server() -> Server {
             template_data
         ])
         .build()
-        .expect("every tool's state is given")
+        .unwrap_or_else(|e| panic!("the server cannot be built: {e}"))
 }
 
 fn main() -> std::process::ExitCode {

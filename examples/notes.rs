@@ -125,7 +125,7 @@ pub fn server() -> Server {
         .prompts(prompts![summarize_note])
         .resources(resources![note, index])
         .build()
-        .expect("every tool's state is given")
+        .unwrap_or_else(|e| panic!("the server cannot be built: {e}"))
 }
 
 fn main() -> std::process::ExitCode {

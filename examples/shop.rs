@@ -66,7 +66,7 @@ pub fn server() -> Server {
     Server::builder("shop", "1.0.0")
         .tools(tools![get_order, cancel_order])
         .build()
-        .expect("no state needed")
+        .unwrap_or_else(|e| panic!("the server cannot be built: {e}"))
 }
 
 fn main() -> std::process::ExitCode {

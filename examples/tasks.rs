@@ -141,7 +141,7 @@ pub fn server() -> Server {
         .state(TaskStore::new())
         .tools(tools![list_tasks, add_task, complete_task])
         .build()
-        .expect("every tool's state is given")
+        .unwrap_or_else(|e| panic!("the server cannot be built: {e}"))
 }
 
 /// Starts the server in-process, lists the tools with their contracts and makes the seed's four

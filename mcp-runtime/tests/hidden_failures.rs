@@ -42,9 +42,9 @@ impl Write for Captured {
 async fn hidden_failures_reach_the_log_with_their_id_and_never_the_result() {
     let captured = Captured::default();
     let writer = captured.clone();
-    // Rejections are logged at debug: a model's wrong arguments are not the operator's problem.
+    // At info, the default level: the README promises one line per rejection, as per failure.
     let subscriber = tracing_subscriber::fmt()
-        .with_max_level(tracing::Level::DEBUG)
+        .with_max_level(tracing::Level::INFO)
         .with_ansi(false)
         .with_writer(move || writer.clone())
         .finish();

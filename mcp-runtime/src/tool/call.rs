@@ -143,7 +143,7 @@ pub(crate) enum Checked<'t> {
 
 /// The result for arguments that break the schema; the log names the fields, never the values.
 fn rejected(tool: &str, violations: &[Violation]) -> CallToolResult {
-    tracing::debug!(tool, fields = ?Fields(violations), "rejected arguments");
+    tracing::info!(tool, fields = ?Fields(violations), "rejected arguments");
     CallToolResult::error_text(format_violations(tool, violations))
 }
 
@@ -226,7 +226,7 @@ pub(crate) fn deserialize_failure(
     pointer: &str,
     error: &serde_json::Error,
 ) -> ToolError {
-    tracing::debug!(tool, fields = ?[pointer], "rejected arguments");
+    tracing::info!(tool, fields = ?[pointer], "rejected arguments");
     ToolError::new_raw(format_violations(
         tool,
         &[Violation {
