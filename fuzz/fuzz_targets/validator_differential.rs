@@ -574,7 +574,7 @@ fn check(data: &[u8]) -> Result<()> {
             "is_valid ({quick}) and validate ({violations:?}) disagree\n  schema: {schema}\n  instance: {instance}"
         );
     }
-    // A documented difference (FUZZING.md, mcp-runtime/tests/differential.rs): an integral float
+    // A documented difference (FUZZING.md, mcp-runtime/tests/it/differential.rs): an integral float
     // at or beyond 2^53 is not an exact integer for us, and is one for jsonschema; through `not`,
     // `oneOf` and type unions it can turn a verdict either way.
     if quick != expected && holds_inexact_float(&instance) {

@@ -1,5 +1,5 @@
 //! The cost of validation, valid and invalid, and of a whole call through `ToolTable::call` with
-//! a spec written the way `#[tool]` expands (as in `tests/hand_expanded.rs`).
+//! a spec written the way `#[tool]` expands (as in `tests/it/hand_expanded.rs`).
 
 use std::hint::black_box;
 use std::sync::Arc;

@@ -1,5 +1,5 @@
 //! A stdio server of notes whose `touch` tool tells clients that a note changed: what a
-//! `subscriptions/listen` stream is tested against in a real process (tests/subscriptions_stdio.rs).
+//! `subscriptions/listen` stream is tested against in a real process (tests/it/subscriptions_stdio.rs).
 
 use mcp_runtime::ResourceUpdates;
 use mcp_runtime::prelude::*;

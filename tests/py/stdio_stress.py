@@ -1,5 +1,5 @@
 """Stress for the stdio transport: several clients, each with its own server process, write
-windows of requests before reading their answers (the pattern of tests/tests/memory.rs), for a
+windows of requests before reading their answers (the pattern of tests/tests/it/memory.rs), for a
 bounded time. Every answer is checked (one per request, each id once, a result or an error), and
 a server that stops answering for --stall seconds fails the run with what its pipes held, so a
 lost wake-up shows as a failure with evidence rather than as a hang.

@@ -184,7 +184,7 @@ fn reply_after_sent(buf: &mut Vec<u8>, outgoing: &mut queue::Receiver<Outgoing>,
 /// wake-up already meant for this task (the reader's, which had just stepped aside for the
 /// writer), so `block_on` then slept for good: the server stopped reading with its input pipe
 /// full. Seen about once in three million calls under `tests/py/stdio_stress.py`, and once in
-/// CI in `tests/tests/memory.rs`. A poll with a no-op waker never sleeps: a send still under
+/// CI in `tests/tests/it/memory.rs`. A poll with a no-op waker never sleeps: a send still under
 /// way counts as nothing ready, and the writer's next `recv` registers its own waker and looks
 /// again. (`recv().now_or_never()` does the same through a future: about 60-100 instructions
 /// more per stdio call by `benches/callgrind.py`, so the poll is written out.)

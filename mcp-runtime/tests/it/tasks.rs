@@ -1,6 +1,6 @@
 //! Tasks (`#[tool(task)]`) in memory in both eras, and over Streamable HTTP in the stateless era:
 //! create, status, result, input, cancel, list, TTLs and limits. (Over stdio: the examples'
-//! `tests/tasks_stdio.rs`, on the conformance server's fixtures.)
+//! `tests/it/tasks_stdio.rs`, on the conformance server's fixtures.)
 
 use std::time::Duration;
 

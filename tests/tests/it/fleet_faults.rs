@@ -15,7 +15,7 @@
 //! Needs Debian's `redis-server` and `nginx` (and `<repo>/.venv` for the first); without them the
 //! tests say why and pass, unless `MCP_INTEROP_REQUIRED` is set (`.ci/run` sets it).
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeMap;
 use std::sync::Arc;

@@ -3,14 +3,14 @@
 //!
 //! - its published `tools/list` equals the committed golden file
 //!   `examples/golden/<example>.tools.json`; a change fails with a line diff, and
-//!   `UPDATE_GOLDEN=1 cargo test -p examples --test contracts` rewrites the files, so a contract
+//!   `UPDATE_GOLDEN=1 cargo test -p examples --test it contracts::` rewrites the files, so a contract
 //!   change is reviewed like code;
 //! - its seed's scenario runs end to end: valid calls, violated constraints, the ToolError path,
 //!   the hidden crash, an unknown tool, a nameless `tools/call`, state after a rejected call, and
 //!   for atrium the elicitation answers.
 //!
 //! The official Python client drives the same scenarios, against the Python reference servers
-//! too, in `tests/python.rs`.
+//! too, in `tests/it/python.rs`.
 
 use std::collections::VecDeque;
 use std::path::PathBuf;
@@ -259,7 +259,7 @@ async fn check_golden_list(example: &str, era: Era, list: &str) -> Result<(), St
     golden::compare(
         &path,
         &actual,
-        "UPDATE_GOLDEN=1 cargo test -p examples --test contracts",
+        "UPDATE_GOLDEN=1 cargo test -p examples --test it contracts::",
     )
     .map_err(|e| format!("{example} ({era:?}) no longer publishes its contract: {e}"))
 }

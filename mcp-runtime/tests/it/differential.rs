@@ -20,8 +20,7 @@ use test_support::call_detached;
 use test_support::shapes::{Address, Tree};
 use test_support::tasks::Priority;
 
-#[path = "shared/inexact.rs"]
-mod inexact;
+use crate::inexact;
 use inexact::holds_inexact_float;
 
 /// Inputs generated per schema.

@@ -7,7 +7,7 @@
 //! published outputSchema); an invalid one is refused with its JSON Pointer and rule; on every
 //! sample our verdict equals the `jsonschema` crate's on the published inputSchema.
 
-mod wild;
+use crate::wild;
 
 use mcp_runtime::prelude::*;
 use mcp_runtime::{BuildError, ToolBuildError};

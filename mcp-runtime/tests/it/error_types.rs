@@ -3,7 +3,7 @@
 //! error id for the model), logged in full (the chain of causes, and anyhow's context) under the
 //! same id. Only `ToolError::new` reaches the model.
 
-mod common;
+use crate::common;
 
 use std::sync::Arc;
 

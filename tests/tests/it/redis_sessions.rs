@@ -6,7 +6,7 @@
 //! it through the relay (Redis pub/sub), and the latency that adds is printed. Needs Debian's
 //! `redis-server`; skipped without it unless `MCP_INTEROP_REQUIRED` is set.
 
-mod common;
+use crate::common;
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};

@@ -1,7 +1,7 @@
 //! Over Streamable HTTP too, a panic anywhere in a request's handling answers that request with a
 //! JSON-RPC internal error (-32603, an error id) and the server keeps serving.
 
-mod common;
+use crate::common;
 
 use mcp_runtime::prelude::*;
 use mcp_runtime::transport::http::HttpOptions;
@@ -41,8 +41,11 @@ async fn call(url: &str, id: u64, name: &str) -> Value {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_panic_in_the_handling_of_an_http_request_is_an_internal_error() {
     // The hidden error is logged with its full chain; with a subscriber listening, that is where
-    // `Display` runs and panics, outside the tool body.
-    tracing_subscriber::fmt().with_writer(std::io::sink).init();
+    // `Display` runs and panics, outside the tool body. The handler runs on the runtime's workers,
+    // so the subscriber is the process's (shared with the binary's other tests: it writes nowhere).
+    let _ = tracing_subscriber::fmt()
+        .with_writer(std::io::sink)
+        .try_init();
     let server = Server::builder("t", "1")
         .tools(tools![hi, betray])
         .build()

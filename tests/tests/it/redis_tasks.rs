@@ -7,7 +7,7 @@
 //! `--redis URL` shares its tasks as well as its sessions.
 //! Needs Debian's `redis-server`; skipped without it unless `MCP_INTEROP_REQUIRED` is set.
 
-mod common;
+use crate::common;
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};

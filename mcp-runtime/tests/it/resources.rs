@@ -325,7 +325,7 @@ async fn capabilities_declare_resources_only_when_there_are_some() {
         .request("server/discover", json!({}))
         .await
         .unwrap();
-    // The 2026-07-28 era subscribes through `subscriptions/listen` (tests/subscriptions.rs).
+    // The 2026-07-28 era subscribes through `subscriptions/listen` (tests/it/subscriptions.rs).
     assert_eq!(
         found["capabilities"]["resources"],
         json!({"subscribe": true, "listChanged": false}),
@@ -419,7 +419,7 @@ fn build_refuses_a_uri_twice_across_tables_and_missing_state() {
         panic!("{e}")
     };
     assert_eq!(d.uri, "docs://readme");
-    assert!(e.to_string().contains("tests/resources.rs"), "{e}");
+    assert!(e.to_string().contains("tests/it/resources.rs"), "{e}");
     let e = Server::builder("t", "1")
         .resources(resources![note])
         .build()

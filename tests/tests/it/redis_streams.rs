@@ -8,7 +8,7 @@
 //! and only while the session (subscribed through the other replica) is subscribed. Needs Debian's
 //! `redis-server`; skipped without it unless `MCP_INTEROP_REQUIRED` is set.
 
-mod common;
+use crate::common;
 
 use std::sync::Arc;
 use std::time::Duration;

@@ -2,7 +2,7 @@
 //! method, the tool, the request id, the negotiated version, the outcome, the error id of a
 //! hidden failure and the duration.
 
-mod common;
+use crate::common;
 
 use mcp_runtime::prelude::*;
 use mcp_runtime::{Client, ProtocolError};
