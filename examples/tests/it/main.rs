@@ -1,6 +1,6 @@
 //! The examples' tests, one binary: each module below was a test file of its own.
 
-mod cli;
-mod contracts;
-mod python;
-mod tasks_stdio;
+pub mod cli;
+pub mod contracts;
+pub mod python;
+pub mod tasks_stdio;

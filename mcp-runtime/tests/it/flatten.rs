@@ -307,19 +307,19 @@ fn a_name_published_twice_is_a_build_error_naming_both() {
     let cases = [
         (
             tools![clash_arg],
-            "tool `clash_arg` cannot be served: the argument name(s) `query` are published by both the argument `query` and the flattened argument `params` (`flatten::SearchParams`); rename one",
+            "tool `clash_arg` cannot be served: the argument name(s) `query` are published by both the argument `query` and the flattened argument `params` (`it::flatten::SearchParams`); rename one",
         ),
         (
             tools![clash_flat],
-            "the argument name(s) `query` are published by both the flattened argument `a` (`flatten::SearchParams`) and the flattened argument `b` (`flatten::AlsoQuery`)",
+            "the argument name(s) `query` are published by both the flattened argument `a` (`it::flatten::SearchParams`) and the flattened argument `b` (`it::flatten::AlsoQuery`)",
         ),
         (
             tools![clash_alias],
-            "the argument name(s) `query`, `maxResults`, `category`, `style` are published by both the flattened argument `a` (`flatten::SearchParams`) and the flattened argument `b` (`flatten::SearchParams`)",
+            "the argument name(s) `query`, `maxResults`, `category`, `style` are published by both the flattened argument `a` (`it::flatten::SearchParams`) and the flattened argument `b` (`it::flatten::SearchParams`)",
         ),
         (
             tools![tagged],
-            "the flattened argument `t` (`flatten::Tagged`) publishes `oneOf` beside its properties",
+            "the flattened argument `t` (`it::flatten::Tagged`) publishes `oneOf` beside its properties",
         ),
         (
             tools![not_a_struct],

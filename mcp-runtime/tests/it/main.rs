@@ -1,33 +1,34 @@
 //! mcp-runtime's integration tests, one binary: each module below was a test file of its own.
-//! One binary links the tree once instead of once per file (ARCHITECTURE.md, "Tests"). The
-//! modules that `#![deny(missing_docs)]` are `pub`, so that the lint sees what they export.
+//! One binary links the tree once instead of once per file (ARCHITECTURE.md, "Tests"). Every
+//! module is `pub`, as each file's items were when it was a crate of its own: the modules that
+//! `#![deny(missing_docs)]` are linted on what they export, and nothing public reads as dead.
 
 #[path = "../shared/inexact.rs"]
-mod inexact;
-mod common;
-mod wild;
+pub mod inexact;
+pub mod common;
+pub mod wild;
 
-mod backpressure;
-mod completion;
-mod crash_proof;
-mod differential;
-mod elicitation_limits;
-mod error_types;
+pub mod backpressure;
+pub mod completion;
+pub mod crash_proof;
+pub mod differential;
+pub mod elicitation_limits;
+pub mod error_types;
 pub mod flatten;
-mod hand_expanded;
-mod hidden_failures;
-mod http_limits;
+pub mod hand_expanded;
+pub mod hidden_failures;
+pub mod http_limits;
 pub mod macro_tools;
 pub mod methods;
-mod prompts;
-mod resource_uris;
-mod resources;
-mod resume;
-mod slow_tools;
-mod spans;
-mod subscriptions;
-mod subscriptions_http;
-mod tasks;
-mod tool_sets;
+pub mod prompts;
+pub mod resource_uris;
+pub mod resources;
+pub mod resume;
+pub mod slow_tools;
+pub mod spans;
+pub mod subscriptions;
+pub mod subscriptions_http;
+pub mod tasks;
+pub mod tool_sets;
 pub mod union_messages;
-mod wild_types;
+pub mod wild_types;

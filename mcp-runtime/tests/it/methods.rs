@@ -285,7 +285,7 @@ fn the_builder_asks_for_the_block_s_state() {
     };
     let text = err.to_string();
     assert!(
-        text.contains("tool `search` borrows state of type `methods::Inventory`"),
+        text.contains("tool `search` borrows state of type `it::methods::Inventory`"),
         "{text}"
     );
     // An associated fn borrows nothing, and `ping` is a free fn: neither is named.

@@ -2,26 +2,26 @@
 //! module below was a test file of its own. Run one with `cargo test -p integration-tests --test
 //! it MODULE::` (ARCHITECTURE.md, "Tests").
 
-mod common;
+pub mod common;
 
-mod context;
-mod crash_http;
-mod fleet;
-mod fleet_faults;
-mod head_deadline;
-mod hostile;
-mod http;
-mod http_load;
-mod lifecycle;
-mod linear_time;
-mod logs_out_of_the_box;
-mod memory;
-mod nginx;
-mod python_http_interop;
-mod python_interop;
-mod redis_sessions;
-mod redis_streams;
-mod redis_tasks;
-mod robustness;
-mod subscriptions_stdio;
-mod tools;
+pub mod context;
+pub mod crash_http;
+pub mod fleet;
+pub mod fleet_faults;
+pub mod head_deadline;
+pub mod hostile;
+pub mod http;
+pub mod http_load;
+pub mod lifecycle;
+pub mod linear_time;
+pub mod logs_out_of_the_box;
+pub mod memory;
+pub mod nginx;
+pub mod python_http_interop;
+pub mod python_interop;
+pub mod redis_sessions;
+pub mod redis_streams;
+pub mod redis_tasks;
+pub mod robustness;
+pub mod subscriptions_stdio;
+pub mod tools;
