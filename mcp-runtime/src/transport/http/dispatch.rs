@@ -232,7 +232,7 @@ mod tests {
         let rt = tokio::runtime::Builder::new_current_thread()
             .build()
             .unwrap();
-        for round in 0..20_000 {
+        for round in 0..4_000 {
             let (tx, events) = queue::channel();
             let (answer_tx, answer_rx) = oneshot::channel();
             let mut frames = Frames {
