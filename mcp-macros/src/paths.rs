@@ -77,7 +77,10 @@ private_paths! {
     injected_once => InjectedOnce;
     boxed_send => boxed_send;
     boxed_blocking => boxed_blocking;
-    shares_name => shares_name;
+    shared_name => shared_name;
+    joined => joined;
+    joined_len => joined_len;
+    joined_text => joined_text;
     tool_set => ToolSet;
     receiver_fns => ReceiverFns;
     receiver_fns_of => receiver_fns;

@@ -27,9 +27,10 @@ pub use crate::tool::content::CallToolResult;
 pub use crate::tool::handler::{
     FlatFns, boxed, boxed_blocking, inject, state_req, take_arg, take_flat, to_json,
 };
+pub use crate::tool::names::{joined, joined_len, joined_text, shared_name};
 pub use crate::tool::output::{IntoToolOutput, OutputForm, ToolOutput};
 pub use crate::tool::state::{ReceiverFns, SharedReceiver, StateMap, receiver_fns};
-pub use crate::tool::table::{ToolTable, shares_name};
+pub use crate::tool::table::ToolTable;
 pub use crate::tool::{Annotations, StateReq, TaskSupport, ToolDef, ToolSet, ToolSpec};
 pub use futures_util::future::BoxFuture;
 pub use schemars;

@@ -157,8 +157,8 @@ pub struct ListKind {
     pub table: fn(&Paths) -> TokenStream,
     /// The set's constant listing what it publishes (`NAMES`, `URIS`).
     pub keys: &'static str,
-    /// The error when two entries publish the same key.
-    pub duplicate: fn(&str, &str) -> String,
+    /// The error when two entries publish the same key: the text before the key and after it.
+    pub duplicate: fn(&str, &str) -> (String, String),
 }
 
 /// `tools![…]`.
@@ -169,8 +169,9 @@ pub const TOOLS: ListKind = ListKind {
     table: Paths::tool_table,
     keys: "NAMES",
     duplicate: |a, b| {
-        format!(
-            "`{a}` and `{b}` publish a tool under the same name; give one of the two tools another `#[tool(name = \"...\")]`"
+        (
+            format!("`{a}` and `{b}` both publish the tool `"),
+            "`; give one of the two tools another `#[tool(name = \"...\")]`".to_owned(),
         )
     },
 };
@@ -183,8 +184,9 @@ pub const PROMPTS: ListKind = ListKind {
     table: Paths::prompt_table,
     keys: "NAMES",
     duplicate: |a, b| {
-        format!(
-            "`{a}` and `{b}` publish a prompt under the same name; give one of the two prompts another `#[prompt(name = \"...\")]`"
+        (
+            format!("`{a}` and `{b}` both publish the prompt `"),
+            "`; give one of the two prompts another `#[prompt(name = \"...\")]`".to_owned(),
         )
     },
 };
@@ -212,7 +214,12 @@ pub fn expand_list(input: TokenStream, kind: &ListKind) -> TokenStream {
     }
     let tool_set = (kind.set)(&paths);
     let tool_table = (kind.table)(&paths);
-    let shares_name = paths.shares_name();
+    let (shared_name, joined, joined_len, joined_text) = (
+        paths.shared_name(),
+        paths.joined(),
+        paths.joined_len(),
+        paths.joined_text(),
+    );
     let keys = syn::Ident::new(kind.keys, Span::call_site());
     let tools = &parsed.tools;
 
@@ -220,17 +227,22 @@ pub fn expand_list(input: TokenStream, kind: &ListKind) -> TokenStream {
     let mut checks = TokenStream::new();
     for (j, b) in tools.iter().enumerate() {
         for a in &tools[..j] {
-            let msg = (kind.duplicate)(&path_text(a), &path_text(b));
+            let (before, after) = (kind.duplicate)(&path_text(a), &path_text(b));
             // The last segment names the entry: the smallest token to point at.
             let span = b
                 .segments
                 .last()
                 .map_or_else(|| b.span(), |s| s.ident.span());
             checks.extend(quote_spanned! {span=>
-                const _: () = ::core::assert!(
-                    !#shares_name(<#a as #tool_set>::#keys, <#b as #tool_set>::#keys),
-                    #msg
-                );
+                const _: () = {
+                    const SHARED: &str =
+                        #shared_name(<#a as #tool_set>::#keys, <#b as #tool_set>::#keys);
+                    const PARTS: [&str; 3] = [#before, SHARED, #after];
+                    const MESSAGE: [u8; #joined_len(&PARTS)] = #joined(&PARTS);
+                    if !SHARED.is_empty() {
+                        ::core::panic!("{}", #joined_text(&MESSAGE));
+                    }
+                };
             });
         }
     }

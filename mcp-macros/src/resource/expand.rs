@@ -20,7 +20,10 @@ pub const RESOURCES: ListKind = ListKind {
     table: Paths::resource_table,
     keys: "URIS",
     duplicate: |a, b| {
-        format!("`{a}` and `{b}` publish the same URI; give one of the two resources another `uri`")
+        (
+            format!("`{a}` and `{b}` both publish the URI `"),
+            "`; give one of the two resources another `uri`".to_owned(),
+        )
     },
 };
 
@@ -119,7 +122,10 @@ fn expand_contracts(res: &ResourceFn, paths: &Paths) -> TokenStream {
     ];
     let body = quote_spanned! {*span=>
         let __mcp_probe = #probe::<#ret>::new();
-        (&&__mcp_probe).__mcp_res_kind().fns(&__mcp_probe)
+        let __mcp_kind = (&&__mcp_probe).__mcp_res_kind();
+        // A `Result`'s `Ok` type goes through the same autoref: text or JSON.
+        let __mcp_ok = __mcp_kind.ok(&__mcp_probe);
+        __mcp_kind.fns(&__mcp_probe, (&&__mcp_ok).__mcp_res_kind())
     };
     out.extend(quote! {
         fn __mcp_ret() -> #res_ret_fns<#ret> {

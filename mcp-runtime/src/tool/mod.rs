@@ -16,6 +16,7 @@
 pub mod call;
 pub mod content;
 pub mod handler;
+pub(crate) mod names;
 pub mod output;
 pub(crate) mod panic;
 pub mod spec;

@@ -227,36 +227,3 @@ fn index_of(names: impl Iterator<Item = &'static str>) -> HashMap<&'static str, 
     }
     index
 }
-
-/// True when two lists of published names share one: `tools![…]` asserts the opposite for every
-/// pair of its entries, in a constant, so that a name published twice is a compile error.
-pub const fn shares_name(a: &[&str], b: &[&str]) -> bool {
-    let mut i = 0;
-    while i < a.len() {
-        let mut j = 0;
-        while j < b.len() {
-            if same_bytes(a[i], b[j]) {
-                return true;
-            }
-            j += 1;
-        }
-        i += 1;
-    }
-    false
-}
-
-/// Byte-wise string equality usable in constants.
-const fn same_bytes(a: &str, b: &str) -> bool {
-    let (a, b) = (a.as_bytes(), b.as_bytes());
-    if a.len() != b.len() {
-        return false;
-    }
-    let mut i = 0;
-    while i < a.len() {
-        if a[i] != b[i] {
-            return false;
-        }
-        i += 1;
-    }
-    true
-}
