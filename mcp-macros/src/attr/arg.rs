@@ -3,7 +3,7 @@
 
 use syn::punctuated::Punctuated;
 use syn::spanned::Spanned;
-use syn::{Expr, LitStr, Meta, Token};
+use syn::{Expr, Meta, Token};
 
 use super::keys::{
     ARG_KEYS, COMPLETE, DEFAULT, DESCRIPTION, EXCLUSIVE_MAX, EXCLUSIVE_MAXIMUM, EXCLUSIVE_MIN,
@@ -12,8 +12,8 @@ use super::keys::{
 };
 use super::slot::{Attr, Num, Sp};
 use super::value::{
-    parse_bool, parse_count, parse_fn_path, parse_list, parse_lit_str, parse_num, parse_str,
-    value_of,
+    Pattern, parse_bool, parse_count, parse_fn_path, parse_list, parse_num, parse_pattern,
+    parse_str, value_of,
 };
 use crate::ctxt::Ctxt;
 
@@ -24,7 +24,7 @@ pub(crate) struct ArgAttrs {
     pub description: Attr<String>,
     pub rename: Attr<String>,
     pub default: Attr<Expr>,
-    pub pattern: Attr<LitStr>,
+    pub pattern: Attr<Pattern>,
     pub min_length: Attr<u64>,
     pub max_length: Attr<u64>,
     pub minimum: Attr<Num>,
@@ -92,7 +92,7 @@ impl ArgAttrs {
                     let v = value_of(cx, meta, "default = <expression>")?;
                     Some(Sp::new(v.clone(), v.span()))
                 }),
-                PATTERN => self.pattern.read(cx, meta, parse_lit_str),
+                PATTERN => self.pattern.read(cx, meta, parse_pattern),
                 MIN_LENGTH => self.min_length.read(cx, meta, parse_count),
                 MAX_LENGTH => self.max_length.read(cx, meta, parse_count),
                 MIN_ITEMS => self.min_items.read(cx, meta, parse_count),

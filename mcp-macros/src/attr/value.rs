@@ -45,6 +45,51 @@ pub(super) fn parse_lit_str(cx: &Ctxt, meta: &Meta) -> Option<Sp<LitStr>> {
     }
 }
 
+/// `pattern`'s value: a string literal, checked here at compile time, or the path of a `&str`
+/// constant, whose text the macro cannot read (the server checks it when it is built).
+pub(crate) enum Pattern {
+    Lit(LitStr),
+    Const(syn::Path),
+}
+
+impl Pattern {
+    /// The literal, when the pattern is written in place.
+    pub(crate) fn literal(&self) -> Option<&LitStr> {
+        match self {
+            Pattern::Lit(lit) => Some(lit),
+            Pattern::Const(_) => None,
+        }
+    }
+}
+
+impl ToTokens for Pattern {
+    fn to_tokens(&self, tokens: &mut TokenStream) {
+        match self {
+            Pattern::Lit(lit) => lit.to_tokens(tokens),
+            Pattern::Const(path) => path.to_tokens(tokens),
+        }
+    }
+}
+
+pub(super) fn parse_pattern(cx: &Ctxt, meta: &Meta) -> Option<Sp<Pattern>> {
+    let key = path_text(meta.path());
+    let form = format!("{key} = \"...\"");
+    match value_of(cx, meta, &form)? {
+        Expr::Lit(ExprLit {
+            lit: Lit::Str(s), ..
+        }) => Some(Sp::new(Pattern::Lit(s.clone()), s.span())),
+        Expr::Path(p) if p.qself.is_none() => {
+            Some(Sp::new(Pattern::Const(p.path.clone()), p.span()))
+        }
+        other => cx.refuse(
+            other,
+            format!(
+                "expected a string literal or the path of a `&str` constant: `{form}` or `{key} = MY_PATTERN`"
+            ),
+        ),
+    }
+}
+
 pub(super) fn parse_str(cx: &Ctxt, meta: &Meta) -> Option<Sp<String>> {
     parse_lit_str(cx, meta).map(|s| Sp::new(s.value.value(), s.span))
 }

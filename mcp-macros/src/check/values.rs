@@ -4,7 +4,7 @@
 use syn::Expr;
 
 use super::literal::{Literal, literal_of};
-use crate::attr::{Attr, Num, Sp};
+use crate::attr::{Attr, Num};
 use crate::ctxt::Ctxt;
 use crate::model::ToolArg;
 
@@ -82,7 +82,7 @@ pub(super) fn check_default_literal(cx: &Ctxt, arg: &ToolArg) {
             let chars = text.chars().count() as u64;
             let shown = format!("`default = {}`", lit.shown());
             counted(&shown, chars, "characters", &a.min_length, &a.max_length);
-            if let Some(Sp { value: p, .. }) = a.pattern.get() {
+            if let Some(p) = a.pattern.get().and_then(|p| p.value.literal()) {
                 // An invalid pattern is reported by `check_pattern`.
                 let matches = regress::Regex::with_flags(&p.value(), "u")
                     .map_or(true, |re| re.find(text).is_some());
