@@ -1,6 +1,6 @@
 //! The command line of a server binary (feature `cli`): stdio by default, `--http ADDR` for MCP
 //! Streamable HTTP (with the `http` feature), `--redis URL` to keep its sessions, streams and tasks in Redis
-//! (with the `redis` feature), `--help` and `--version`, parsed by clap. An unknown
+//! (with the `redis` feature), `--log-level LEVEL`, `--help` and `--version`, parsed by clap. An unknown
 //! flag is an error: usage on stderr, exit code 2, nothing served.
 //!
 //! A whole `main` in one line:
@@ -72,12 +72,22 @@ pub struct ServeArgs {
     #[cfg(feature = "http")]
     #[arg(long, value_name = "MS", requires = "http")]
     pub close_streams_after: Option<u64>,
+    /// What the server logs on stderr: error, warn, info, debug, trace or off, or directives per
+    /// target as RUST_LOG takes them (info,my_app=debug). Overrides RUST_LOG; default info.
+    #[arg(long, value_name = "LEVEL", value_parser = log_level)]
+    pub log_level: Option<String>,
 }
 
 impl ServeArgs {
     /// Serves `server` the way the flags say: over stdio until stdin closes, or over HTTP until
     /// the process ends. Runs on the caller's tokio runtime.
     pub async fn serve(&self, server: &Server) -> io::Result<()> {
+        if let Some(level) = &self.log_level {
+            // Checked when the flag was parsed; a value built by hand is checked here.
+            let filter = crate::transport::log::parse_filter(level)
+                .map_err(|e| io::Error::new(io::ErrorKind::InvalidInput, e))?;
+            crate::transport::log::install_with_filter(filter, level);
+        }
         #[cfg(feature = "http")]
         if let Some(addr) = &self.http {
             let listener = tokio::net::TcpListener::bind(addr).await?;
@@ -133,6 +143,11 @@ impl ServeArgs {
     }
 }
 
+/// The `--log-level` value, refused at parse time when it is not a level or a list of directives.
+fn log_level(value: &str) -> Result<String, String> {
+    crate::transport::log::parse_filter(value).map(|_| value.to_owned())
+}
+
 /// The `--http` value: an address, or a bare port on the loopback interface.
 #[cfg(feature = "http")]
 fn http_addr(value: &str) -> Result<String, String> {
@@ -147,14 +162,18 @@ fn http_addr(value: &str) -> Result<String, String> {
 }
 
 /// The command of `server`'s binary with the arguments of `A`: the server's name and version
-/// (for `--version`), and its title, when it has one, as the text `--help` starts with (else the
-/// doc comment of `A`, if any).
+/// (for `--version`); its title as the line `-h` starts with, and its title and description
+/// ([`ServerBuilder::description`](crate::ServerBuilder::description)) as the text `--help` starts
+/// with (else the doc comment of `A`, if any).
 pub fn command<A: Args>(server: &Server) -> Command {
     let info = server.info();
     let command = A::augment_args(Command::new(info.name.clone())).version(info.version.clone());
-    match &info.title {
-        Some(title) => command.about(title.clone()),
-        None => command,
+    match (&info.title, &info.description) {
+        (Some(title), Some(description)) => command
+            .about(title.clone())
+            .long_about(format!("{title}\n\n{description}")),
+        (Some(text), None) | (None, Some(text)) => command.about(text.clone()),
+        (None, None) => command,
     }
 }
 
@@ -209,6 +228,53 @@ mod tests {
             parse(&["--bogus"]).unwrap_err().kind(),
             clap::error::ErrorKind::UnknownArgument
         );
+    }
+
+    #[test]
+    fn log_level_takes_a_level_or_directives() {
+        assert_eq!(parse(&[]).unwrap().log_level, None);
+        for good in [
+            "debug",
+            "off",
+            "info,mcp_runtime=trace",
+            "warn,my_app::db=debug",
+        ] {
+            assert_eq!(
+                parse(&["--log-level", good]).unwrap().log_level.as_deref(),
+                Some(good)
+            );
+        }
+        for wrong in ["", "loud", "info,=x=y"] {
+            let e = parse(&["--log-level", wrong]).unwrap_err();
+            assert_eq!(
+                e.kind(),
+                clap::error::ErrorKind::ValueValidation,
+                "{wrong:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn help_starts_with_the_title_and_description() {
+        let server = Server::builder("desk", "1.2.0")
+            .title("Ops desk")
+            .description("Incidents, notes and on-call rotas for the ops team.")
+            .build()
+            .unwrap();
+        let help = command::<ServeArgs>(&server).render_long_help().to_string();
+        assert!(
+            help.starts_with("Ops desk\n\nIncidents, notes and on-call rotas for the ops team.\n"),
+            "{help}"
+        );
+        assert!(help.contains("--log-level <LEVEL>"), "{help}");
+        let short = command::<ServeArgs>(&server).render_help().to_string();
+        assert!(short.starts_with("Ops desk\n"), "{short}");
+        let plain = Server::builder("desk", "1")
+            .description("Only a description.")
+            .build()
+            .unwrap();
+        let help = command::<ServeArgs>(&plain).render_long_help().to_string();
+        assert!(help.starts_with("Only a description.\n"), "{help}");
     }
 
     #[cfg(feature = "redis")]

@@ -115,6 +115,7 @@ impl Default for ClientBuilder {
                 name: "mcp-runtime-client".into(),
                 version: env!("CARGO_PKG_VERSION").into(),
                 title: None,
+                description: None,
             },
             log_level: None,
             on_progress: None,
@@ -144,6 +145,7 @@ impl ClientBuilder {
             name: name.into(),
             version: version.into(),
             title: None,
+            description: None,
         };
         self
     }

@@ -199,6 +199,8 @@ pub struct Implementation {
     pub version: String,
     /// `title`
     pub title: Option<String>,
+    /// `description` (2025-11-25): what the implementation does, for people.
+    pub description: Option<String>,
 }
 
 impl Implementation {
@@ -212,6 +214,10 @@ impl Implementation {
                 .unwrap_or_default()
                 .to_owned(),
             title: v.get("title").and_then(Value::as_str).map(str::to_owned),
+            description: v
+                .get("description")
+                .and_then(Value::as_str)
+                .map(str::to_owned),
         })
     }
 
@@ -222,6 +228,9 @@ impl Implementation {
         m.insert("version".into(), self.version.clone().into());
         if let Some(t) = &self.title {
             m.insert("title".into(), t.clone().into());
+        }
+        if let Some(d) = &self.description {
+            m.insert("description".into(), d.clone().into());
         }
         Value::Object(m)
     }

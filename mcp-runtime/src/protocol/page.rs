@@ -150,6 +150,7 @@ mod tests {
             name: "srv".into(),
             version: "1.0".into(),
             title: Some("The \"server\"".into()),
+            description: None,
         };
         let caches = [
             None,

@@ -99,6 +99,7 @@ impl Server {
                 name: name.into(),
                 version: version.into(),
                 title: None,
+                description: None,
             },
             instructions: None,
             tools: Vec::new(),
@@ -116,6 +117,13 @@ impl ServerBuilder {
     /// A human-readable name for the server (`serverInfo.title`).
     pub fn title(mut self, title: impl Into<String>) -> Self {
         self.info.title = Some(title.into());
+        self
+    }
+
+    /// What the server does, for people (`serverInfo.description`, 2025-11-25): clients show it
+    /// beside the name, and `--help` of a [`cli`](crate::cli) binary starts with it.
+    pub fn description(mut self, description: impl Into<String>) -> Self {
+        self.info.description = Some(description.into());
         self
     }
 

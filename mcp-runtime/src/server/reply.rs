@@ -281,6 +281,7 @@ mod tests {
             name: "srv".into(),
             version: "2".into(),
             title: None,
+            description: None,
         };
         let with_meta = |meta: Value| CallToolResult {
             meta: meta.as_object().cloned(),

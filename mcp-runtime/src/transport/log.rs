@@ -32,12 +32,7 @@ pub(crate) fn install_default_subscriber(server: &Server) {
         Some(Ok(filter)) => (filter, None),
         Some(Err(e)) => (default_filter(), Some(e)),
     };
-    let stderr = std::io::stderr;
-    let fmt = tracing_subscriber::fmt::layer()
-        .with_writer(stderr)
-        .with_ansi(std::io::stderr().is_terminal());
-    let subscriber = tracing_subscriber::registry().with(fmt).with(filter);
-    if tracing::subscriber::set_global_default(subscriber).is_ok()
+    if install(filter)
         && let Some(e) = refused
     {
         tracing::warn!(
@@ -45,6 +40,45 @@ pub(crate) fn install_default_subscriber(server: &Server) {
             from_env.unwrap_or_default()
         );
     }
+}
+
+/// Installs the stderr subscriber with the filter the operator asked for on the command line
+/// (`--log-level`), over `RUST_LOG`. An application that set its own subscriber keeps it: the
+/// flag cannot apply, and stderr says so.
+#[cfg(feature = "cli")]
+pub(crate) fn install_with_filter(filter: Targets, asked: &str) {
+    if tracing::dispatcher::has_been_set() || !install(filter) {
+        eprintln!(
+            "warning: --log-level {asked} is not applied: the application installed its own log"
+        );
+    }
+}
+
+/// A `--log-level` value: a level (`error`, `warn`, `info`, `debug`, `trace`, `off`) or
+/// `RUST_LOG`'s directives (`info,my_app=debug`).
+/// A word alone must be a level: a target needs `target=level` (`RUST_LOG` would read a bare
+/// `degub` as a target, and log nothing, without a word).
+#[cfg(feature = "cli")]
+pub(crate) fn parse_filter(value: &str) -> Result<Targets, String> {
+    const EXPECTED: &str =
+        "a level (error, warn, info, debug, trace, off) or directives such as info,my_app=debug";
+    const LEVELS: [&str; 6] = ["error", "warn", "info", "debug", "trace", "off"];
+    let directives: Vec<&str> = value.split(',').map(str::trim).collect();
+    for d in &directives {
+        let bare_level = LEVELS.iter().any(|l| d.eq_ignore_ascii_case(l));
+        if d.is_empty() || (!d.contains('=') && !bare_level) {
+            return Err(format!("`{d}` is not a level: expected {EXPECTED}"));
+        }
+    }
+    Targets::from_str(value).map_err(|e| format!("{e}: expected {EXPECTED}"))
+}
+
+fn install(filter: Targets) -> bool {
+    let fmt = tracing_subscriber::fmt::layer()
+        .with_writer(std::io::stderr)
+        .with_ansi(std::io::stderr().is_terminal());
+    let subscriber = tracing_subscriber::registry().with(fmt).with(filter);
+    tracing::subscriber::set_global_default(subscriber).is_ok()
 }
 
 fn default_filter() -> Targets {

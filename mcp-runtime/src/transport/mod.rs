@@ -6,7 +6,7 @@
 
 #[cfg(feature = "http")]
 pub mod http;
-mod log;
+pub(crate) mod log;
 pub mod stdio;
 
 pub use log::DEFAULT_LOG_FILTER;

@@ -270,6 +270,7 @@ pub(super) mod tests {
                 name: "probe".into(),
                 version: "1.0".into(),
                 title: Some("Probe".into()),
+                description: None,
             }),
             capabilities: ClientCapabilities(json!({"elicitation": {}})),
             initialized: true,
