@@ -118,6 +118,14 @@ impl ToolError {
         }
     }
 
+    /// The request's parameters are wrong in a way validation could not see (a note id that is
+    /// well formed but refers to another tenant, two arguments that exclude each other): the
+    /// client gets the JSON-RPC error -32602 with `message`. From a tool, prefer [`ToolError::new`]
+    /// when the model could fix the call: it reads a visible error, not a protocol one.
+    pub fn invalid_params(message: impl Into<String>) -> Self {
+        ProtocolError::invalid_params(message).into()
+    }
+
     /// From a resource function: the URI matched a template but names nothing (a note that does
     /// not exist). The client gets the "resource not found" error of its era, as for an unknown
     /// URI: -32002 in the 2025 era, -32602 in the 2026-07-28 one, the URI in `data`.

@@ -192,7 +192,7 @@ pub mod prelude {
         tool, toolbox, tools,
     };
     pub use crate::{
-        CompleteRequest, GetPromptResult, PromptMessage, PromptTable, ResourceContents,
+        CompleteRequest, GetPromptResult, Json, PromptMessage, PromptTable, ResourceContents,
         ResourceTable, UriVar, prompt, prompts, resource, resources,
     };
     /// In scope for `#[derive(JsonSchema)]`, whose expansion names `schemars::…`: with the

@@ -116,11 +116,11 @@ impl ResourceContents {
 
 /// A return type of a `#[resource]` function that is not JSON: text, bytes, contents items, or a
 /// `Result` of one. A return type that is not one of these is sent as JSON text
-/// (`application/json`) when it is `Serialize`; inside a `Result`, wrap such a value in [`Json`].
+/// (`application/json`) when it is `Serialize`, inside a `Result` too (`Result<Incident, E>`).
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be returned by a resource",
     label = "not text, bytes or `ResourceContents`",
-    note = "return `String` (text), `Vec<u8>` or `bytes::Bytes` (a base64 blob), `ResourceContents` or `Vec<ResourceContents>`, any `Serialize` type (JSON text), or a `Result` of one of these (`Result<Json<T>, E>` for JSON)"
+    note = "return `String` (text), `Vec<u8>` or `bytes::Bytes` (a base64 blob), `ResourceContents` or `Vec<ResourceContents>`, any `Serialize` type (JSON text), or a `Result` of one of these"
 )]
 pub trait IntoResourceContents {
     /// The items of the read.
@@ -163,8 +163,8 @@ impl IntoResourceContents for Vec<ResourceContents> {
     }
 }
 
-/// A value sent as JSON text (`application/json`): what a `Serialize` return type becomes, and
-/// the way to return one inside a `Result`.
+/// A value sent as JSON text (`application/json`): what a `Serialize` return type becomes. Wrap
+/// a value in it to send as JSON a type that would otherwise be text (a `String` holding JSON).
 pub struct Json<T>(pub T);
 
 impl<T: Serialize> IntoResourceContents for Json<T> {

@@ -99,29 +99,57 @@ impl<T> JsonResKind for RetProbe<T> {}
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be returned by a resource",
     label = "not text, bytes, `ResourceContents`, nor a `Serialize` value",
-    note = "return `String` (text), `Vec<u8>` or `bytes::Bytes` (a base64 blob), `ResourceContents` or `Vec<ResourceContents>`, any `Serialize` type (JSON text), or a `Result` of one (`Result<Json<T>, E>` for JSON)"
+    note = "return `String` (text), `Vec<u8>` or `bytes::Bytes` (a base64 blob), `ResourceContents` or `Vec<ResourceContents>`, any `Serialize` type (JSON text), or a `Result` of one of these"
 )]
 pub trait JsonResource: Serialize {}
 impl<T: Serialize> JsonResource for T {}
 
+/// How the `Ok` value of a `Result` becomes contents: the tag [`DirectRes`] or [`JsonRes`] that
+/// the same autoref picks for the `Ok` type (`ok` gives its probe).
+pub trait OkContents<T> {
+    /// Converts the `Ok` value.
+    fn convert(value: T) -> Result<Vec<ResourceContents>, ToolError>;
+}
+
+impl<T: IntoResourceContents> OkContents<T> for DirectRes {
+    fn convert(value: T) -> Result<Vec<ResourceContents>, ToolError> {
+        value.into_resource_contents()
+    }
+}
+
+impl<T: JsonResource> OkContents<T> for JsonRes {
+    fn convert(value: T) -> Result<Vec<ResourceContents>, ToolError> {
+        Ok(vec![ResourceContents::json(&value)?])
+    }
+}
+
 impl ResultRes {
-    /// The operations on `Result<T, E>`.
-    pub fn fns<T: IntoResourceContents, E: IntoToolError<M>, M>(
+    /// The probe of the `Ok` type, whose tag says how an `Ok` value is converted.
+    pub fn ok<T, E>(&self, _: &RetProbe<Result<T, E>>) -> RetProbe<T> {
+        RetProbe::new()
+    }
+
+    /// The operations on `Result<T, E>`: the error as a tool's is, the `Ok` value as `K` says
+    /// (text, bytes and contents directly; any other `Serialize` value as JSON).
+    pub fn fns<T, E: IntoToolError<M>, M, K: OkContents<T>>(
         &self,
         _: &RetProbe<Result<T, E>>,
+        _: K,
     ) -> ResRetFns<Result<T, E>> {
         ResRetFns {
-            convert: |r| {
-                r.map_err(IntoToolError::into_tool_error)?
-                    .into_resource_contents()
-            },
+            convert: |r| K::convert(r.map_err(IntoToolError::into_tool_error)?),
         }
     }
 }
 
 impl DirectRes {
+    /// The probe itself: not a `Result`.
+    pub fn ok<T>(&self, _: &RetProbe<T>) -> RetProbe<T> {
+        RetProbe::new()
+    }
+
     /// The operations on text, bytes or contents.
-    pub fn fns<T: IntoResourceContents>(&self, _: &RetProbe<T>) -> ResRetFns<T> {
+    pub fn fns<T: IntoResourceContents, K>(&self, _: &RetProbe<T>, _: K) -> ResRetFns<T> {
         ResRetFns {
             convert: T::into_resource_contents,
         }
@@ -129,8 +157,13 @@ impl DirectRes {
 }
 
 impl JsonRes {
+    /// The probe itself: not a `Result`.
+    pub fn ok<T>(&self, _: &RetProbe<T>) -> RetProbe<T> {
+        RetProbe::new()
+    }
+
     /// The operations on a value sent as JSON text.
-    pub fn fns<T: JsonResource>(&self, _: &RetProbe<T>) -> ResRetFns<T> {
+    pub fn fns<T: JsonResource, K>(&self, _: &RetProbe<T>, _: K) -> ResRetFns<T> {
         ResRetFns {
             convert: |v| Ok(vec![ResourceContents::json(&v)?]),
         }

@@ -3,9 +3,9 @@
 //! module is `pub`, as each file's items were when it was a crate of its own: the modules that
 //! `#![deny(missing_docs)]` are linted on what they export, and nothing public reads as dead.
 
+pub mod common;
 #[path = "../shared/inexact.rs"]
 pub mod inexact;
-pub mod common;
 pub mod wild;
 
 pub mod backpressure;
@@ -20,7 +20,9 @@ pub mod hidden_failures;
 pub mod http_limits;
 pub mod macro_tools;
 pub mod methods;
+pub mod pattern_consts;
 pub mod prompts;
+pub mod resource_results;
 pub mod resource_uris;
 pub mod resources;
 pub mod resume;
