@@ -15,6 +15,7 @@ mod fallback;
 mod model;
 mod paths;
 mod prompt;
+mod question;
 mod resource;
 mod toolbox;
 

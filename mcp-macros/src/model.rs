@@ -200,7 +200,7 @@ impl ToolFn {
                 }
             }
         };
-        ToolFn {
+        let mut tool = ToolFn {
             kind,
             original,
             attrs,
@@ -208,7 +208,13 @@ impl ToolFn {
             params,
             output,
             owner: owner.cloned(),
+        };
+        if kind == Kind::Tool {
+            let paths = tool.paths();
+            let kinds = [paths.visible_err_kind(), paths.plain_err_kind()];
+            crate::question::rewrite_question_marks(&mut tool.original, paths.err_probe(), kinds);
         }
+        tool
     }
 
     pub fn ident(&self) -> &Ident {

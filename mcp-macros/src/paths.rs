@@ -67,6 +67,9 @@ private_paths! {
     ret_probe => RetProbe;
     result_ret_kind => ResultRetKind;
     plain_ret_kind => PlainRetKind;
+    visible_err_kind => VisibleErrKind;
+    plain_err_kind => PlainErrKind;
+    err_probe => ErrProbe;
     assert_str_arg => assert_str_arg;
     assert_items_arg => assert_items_arg;
     num_range => num_range;

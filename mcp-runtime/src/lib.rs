@@ -105,7 +105,7 @@ pub use client::{Client, ClientBuilder, ClientError};
 pub use context::connection::Connection;
 pub use context::elicitation::{ElicitError, Elicitation};
 pub use context::{ClientRequestError, Context};
-pub use error::{ProtocolError, ToolError};
+pub use error::{ProtocolError, ToolError, VisibleError, error_chain};
 pub use prompt::{
     CompleteRequest, GetPromptResult, Prompt, PromptBuildError, PromptMessage, PromptTable, Role,
 };
@@ -189,7 +189,7 @@ pub mod prelude {
     pub use crate::{BuildError, Elicitation, LogLevel, Server, ServerBuilder};
     pub use crate::{
         CallToolResult, Content, Contents, Context, ProtocolError, StateMap, ToolError, ToolTable,
-        tool, toolbox, tools,
+        VisibleError, tool, toolbox, tools,
     };
     pub use crate::{
         CompleteRequest, GetPromptResult, Json, PromptMessage, PromptTable, ResourceContents,

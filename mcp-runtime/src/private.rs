@@ -8,10 +8,13 @@ use std::any::Any;
 use std::marker::PhantomData;
 use std::sync::Arc;
 
-use schemars::{JsonSchema, SchemaGenerator};
+use schemars::JsonSchema;
 use serde::de::DeserializeOwned;
 
 pub use crate::context::Context;
+pub use crate::error::visible::{
+    ErrConv, ErrProbe, PlainConv, PlainErrKind, VisibleConv, VisibleErrKind,
+};
 pub use crate::error::{IntoToolError, ToolError};
 pub use crate::prompt::complete::{CompleteFn, CompleteRequest, complete_with};
 pub use crate::prompt::message::{PromptRetFns, prompt_ret_fns};
@@ -29,6 +32,7 @@ pub use crate::tool::handler::{
 };
 pub use crate::tool::names::{joined, joined_len, joined_text, shared_name};
 pub use crate::tool::output::{IntoToolOutput, OutputForm, ToolOutput};
+pub use crate::tool::ret::{PlainRet, PlainRetKind, ResultRet, ResultRetKind, RetFns, RetProbe};
 pub use crate::tool::state::{ReceiverFns, SharedReceiver, StateMap, receiver_fns};
 pub use crate::tool::table::ToolTable;
 pub use crate::tool::{Annotations, StateReq, TaskSupport, ToolDef, ToolSet, ToolSpec};
@@ -121,88 +125,6 @@ impl PlainArg {
             "required argument `{name}` of tool `{}` was absent after validation",
             parts.ctx.tool_name()
         )))
-    }
-}
-
-// ---- return kinds: `Result<T, E>` or a plain value ---------------------------------------------
-
-/// A zero-sized stand-in for a return type.
-pub struct RetProbe<T>(PhantomData<fn() -> T>);
-
-impl<T> RetProbe<T> {
-    /// The probe.
-    pub const fn new() -> Self {
-        RetProbe(PhantomData)
-    }
-}
-
-impl<T> Default for RetProbe<T> {
-    fn default() -> Self {
-        Self::new()
-    }
-}
-
-/// Tag for `Result<T, E>` return types.
-pub struct ResultRet;
-/// Tag for other return types.
-pub struct PlainRet;
-
-/// Selected for `Result<T, E>`.
-pub trait ResultRetKind {
-    /// The tag.
-    fn __mcp_ret_kind(&self) -> ResultRet {
-        ResultRet
-    }
-}
-impl<T, E> ResultRetKind for RetProbe<Result<T, E>> {}
-
-/// Selected for everything else.
-pub trait PlainRetKind {
-    /// The tag.
-    fn __mcp_ret_kind(&self) -> PlainRet {
-        PlainRet
-    }
-}
-impl<T> PlainRetKind for &RetProbe<T> {}
-
-impl ResultRet {
-    /// The output schema of `T`.
-    pub fn output_schema<T: IntoToolOutput, E: IntoToolError<M>, M>(
-        &self,
-        _: &RetProbe<Result<T, E>>,
-        generator: &mut SchemaGenerator,
-    ) -> Option<OutputSchema> {
-        T::output_schema(generator)
-    }
-    /// Converts the returned value.
-    pub fn convert<T: IntoToolOutput, E: IntoToolError<M>, M>(
-        &self,
-        value: Result<T, E>,
-        form: OutputForm,
-    ) -> Result<ToolOutput, ToolError> {
-        match value {
-            Ok(v) => v.into_tool_output(form),
-            Err(e) => Err(e.into_tool_error()),
-        }
-    }
-}
-
-impl PlainRet {
-    /// The output schema of `T`.
-    pub fn output_schema<T: IntoToolOutput>(
-        &self,
-        _: &RetProbe<T>,
-        generator: &mut SchemaGenerator,
-    ) -> Option<OutputSchema> {
-        T::output_schema(generator)
-    }
-    /// Converts the returned value.
-    pub fn convert<T: IntoToolOutput>(
-        &self,
-        value: T,
-        form: OutputForm,
-    ) -> Result<ToolOutput, ToolError> {
-        value.into_tool_output(form)
     }
 }
 
@@ -360,37 +282,6 @@ pub fn inject_fns<T: StateType>() -> InjectFns<T> {
     InjectFns {
         state_req: state_req::<T>,
         get: inject::<T>,
-    }
-}
-
-/// The operations on one return type.
-pub struct RetFns<R> {
-    /// Its outputSchema.
-    pub output_schema: fn(&mut SchemaGenerator) -> Option<OutputSchema>,
-    /// Converts a returned value into the call result.
-    pub convert: fn(R, OutputForm) -> Result<ToolOutput, ToolError>,
-}
-
-impl ResultRet {
-    /// The operations on a `Result<T, E>` return type.
-    pub fn fns<T: IntoToolOutput, E: IntoToolError<M>, M>(
-        &self,
-        _: &RetProbe<Result<T, E>>,
-    ) -> RetFns<Result<T, E>> {
-        RetFns {
-            output_schema: T::output_schema,
-            convert: |value, form| ResultRet.convert(value, form),
-        }
-    }
-}
-
-impl PlainRet {
-    /// The operations on a plain return type.
-    pub fn fns<T: IntoToolOutput>(&self, _: &RetProbe<T>) -> RetFns<T> {
-        RetFns {
-            output_schema: T::output_schema,
-            convert: |value, form| PlainRet.convert(value, form),
-        }
     }
 }
 

@@ -25,6 +25,19 @@ pub enum Era {
 pub const ERAS: [Era; 2] = [Era::Handshake, Era::Stateless];
 
 impl Era {
+    /// The in-process client of this era on `server`.
+    pub async fn client(self, server: &Server) -> mcp_runtime::Client {
+        let builder = mcp_runtime::Client::builder();
+        let builder = match self {
+            Era::Handshake => builder,
+            Era::Stateless => builder.stateless(),
+        };
+        builder
+            .in_process(server)
+            .await
+            .expect("the in-process client connects")
+    }
+
     /// The protocol version a client of this era ends up speaking.
     pub fn version(self) -> &'static str {
         match self {

@@ -206,10 +206,14 @@ fn expand_ret_fns(tool: &ToolFn, paths: &Paths) -> TokenStream {
     let ret_probe = paths.ret_probe();
     let result_kind = paths.result_ret_kind();
     let plain_kind = paths.plain_ret_kind();
+    let (visible_err, plain_err) = (paths.visible_err_kind(), paths.plain_err_kind());
     let ret = &tool.output.ty;
     let body = quote_spanned! {tool.output.span=>
         let __mcp_probe = #ret_probe::<#ret>::new();
-        (&__mcp_probe).__mcp_ret_kind().fns(&__mcp_probe)
+        let __mcp_kind = (&__mcp_probe).__mcp_ret_kind();
+        // The error type goes through its own probe: a `VisibleError` is shown.
+        let __mcp_err = __mcp_kind.err(&__mcp_probe);
+        __mcp_kind.fns(&__mcp_probe, (&&__mcp_err).__mcp_err_kind())
     };
     quote! {
         fn __mcp_ret() -> #ret_fns<#ret> {
@@ -217,6 +221,10 @@ fn expand_ret_fns(tool: &ToolFn, paths: &Paths) -> TokenStream {
             use #result_kind as _;
             #[allow(unused_imports)]
             use #plain_kind as _;
+            #[allow(unused_imports)]
+            use #visible_err as _;
+            #[allow(unused_imports)]
+            use #plain_err as _;
             #body
         }
     }

@@ -19,6 +19,7 @@ pub mod handler;
 pub(crate) mod names;
 pub mod output;
 pub(crate) mod panic;
+pub(crate) mod ret;
 pub mod spec;
 pub mod state;
 pub mod table;

@@ -33,4 +33,5 @@ pub mod subscriptions_http;
 pub mod tasks;
 pub mod tool_sets;
 pub mod union_messages;
+pub mod visible_errors;
 pub mod wild_types;

@@ -6,7 +6,7 @@
 
 use mcp_runtime::prelude::*;
 use serde_json::{Value, json};
-use test_support::stdio::{Era, RawPeer};
+use test_support::stdio::{ERAS, Era, RawPeer};
 
 #[derive(Serialize)]
 struct Incident {
@@ -106,14 +106,8 @@ async fn a_results_ok_value_is_json_and_its_errors_carry_their_codes_in_both_era
 #[tokio::test]
 async fn the_in_process_client_reads_them_in_both_eras() {
     let server = server();
-    for stateless in [false, true] {
-        let builder = mcp_runtime::Client::builder();
-        let builder = if stateless {
-            builder.stateless()
-        } else {
-            builder
-        };
-        let client = builder.in_process(&server).await.expect("connects");
+    for era in ERAS {
+        let client = era.client(&server).await;
         let read = client.read_resource("incidents://7").await.expect("reads");
         assert_eq!(
             read[0].as_text(),

@@ -4,6 +4,10 @@ use std::fmt;
 
 use serde_json::Value;
 
+pub(crate) mod visible;
+
+pub use self::visible::{VisibleError, error_chain};
+
 /// A JSON-RPC error object: what a request that cannot be served gets instead of a result.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ProtocolError {
@@ -87,7 +91,8 @@ pub mod codes {
 /// What a tool returns when it fails.
 ///
 /// - [`ToolError::new`]: a failure the model can act on; its message reaches the model as an
-///   `isError: true` result.
+///   `isError: true` result. So does an error type that implements [`VisibleError`], returned
+///   (`Result<T, DeskError>`) or raised with `?` in a `Result<T, ToolError>` tool.
 /// - [`ToolError::protocol`]: the request itself is malformed; the client gets a JSON-RPC error.
 /// - anything converted with `?` from a `std::error::Error` (and [`ToolError::internal`]): an
 ///   unexpected failure, logged in full for the operator and hidden from the model.
@@ -219,7 +224,7 @@ impl<E: Into<Box<dyn std::error::Error + Send + Sync + 'static>>> From<E> for To
     message = "`{Self}` cannot be the error type of a tool",
     label = "not `ToolError`, a `std::error::Error`, nor a box of one",
     note = "return `Result<T, mcp_runtime::ToolError>`, or any error type implementing `std::error::Error + Send + Sync + 'static`, `Box<dyn Error + Send + Sync>`, `anyhow::Error` or `eyre::Report` (reported to the model as a hidden failure with an error id, and logged in full)",
-    note = "for a message the model should read, return `Err(ToolError::new(message))`; to hide a text, `Err(ToolError::internal(message))`"
+    note = "for a message the model should read, return `Err(ToolError::new(message))`, or implement `mcp_runtime::VisibleError` for your error type; to hide a text, `Err(ToolError::internal(message))`"
 )]
 pub trait IntoToolError<M> {
     /// Converts the error.
