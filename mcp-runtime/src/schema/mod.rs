@@ -154,6 +154,7 @@ impl InputSchema {
     fn subschema_open<T: JsonSchema>(&mut self) -> Value {
         let mut v = self.generator.subschema_for::<T>().to_value();
         normalize(&mut v);
+        type_object_unions(&mut v);
         v
     }
 
@@ -198,6 +199,7 @@ impl InputSchema {
         if !defs.is_empty() {
             let mut defs = Value::Object(defs);
             normalize(&mut defs);
+            type_object_unions(&mut defs);
             if let Value::Object(defs) = &mut defs {
                 defs.values_mut().for_each(strict::close_objects);
             }
@@ -232,18 +234,21 @@ fn apply_constraints(schema: &mut Value, c: &Constraints) {
 /// Applies the profile to a generated schema: drops Rust-specific `format`s and gives every
 /// integer type except `i64`/`isize` the bounds its deserializer enforces.
 ///
-/// Arguments reach serde as a `serde_json::Value`, whose integers are `i64` or `u64`, so the
-/// 128-bit types accept exactly that range: `u128` is published as `0..=u64::MAX` and `i128` as
-/// `i64::MIN..=u64::MAX`. `u64` keeps its maximum because it costs the reader nothing and makes
-/// the published range exact. `i64` is published as a plain `integer`, the way pydantic publishes
-/// `int`: an integer literal beyond its range fails deserialization and is reported as invalid
-/// arguments, at its JSON Pointer, by the call path; a float at or beyond 2^53 (which is what
-/// serde_json makes of a literal beyond 64 bits) is refused by the validator as not exact.
+/// A bound is published only when a JavaScript client can hold it exactly (its magnitude at most
+/// 2^53 - 1, `Number.MAX_SAFE_INTEGER`): `u64::MAX` read by JavaScript is 18446744073709552000,
+/// a bound the type does not have. So `u64`, `usize` and `u128` publish `minimum: 0` alone, and
+/// `i64`, `isize` and `i128` a plain `integer`, the way pydantic publishes `int`. The type's range
+/// is enforced all the same: an integer literal beyond it fails deserialization and is reported
+/// as invalid arguments, at its JSON Pointer, by the call path; a float at or beyond 2^53 (which
+/// is what serde_json makes of a literal beyond 64 bits) is refused by the validator as not exact.
+/// The 32-bit and smaller types publish both bounds.
 ///
 /// Maps with integer keys get the key grammar serde_json parses: schemars publishes `^\d+$`,
 /// but serde_json reads a key as a JSON number, so `007` is refused; the key's range is not
 /// published (schemars does not pass it on), and an out-of-range key is refused the same way.
 pub(crate) fn normalize(v: &mut Value) {
+    /// The largest integer a JavaScript number holds exactly (2^53 - 1).
+    const MAX_SAFE_INTEGER: u128 = (1 << 53) - 1;
     match v {
         Value::Object(obj) => {
             if let Some(Value::Object(patterns)) = obj.get_mut("patternProperties") {
@@ -271,17 +276,12 @@ pub(crate) fn normalize(v: &mut Value) {
                 };
                 if let Some((lo, hi)) = bounds {
                     obj.remove("format");
-                    if let Some(lo) = lo {
+                    let exact = |b: &i128| b.unsigned_abs() <= MAX_SAFE_INTEGER;
+                    if let Some(lo) = lo.filter(exact) {
                         obj.entry("minimum").or_insert_with(|| json!(lo as i64));
                     }
-                    if let Some(hi) = hi {
-                        obj.entry("maximum").or_insert_with(|| {
-                            if hi > i64::MAX as i128 {
-                                json!(hi as u64)
-                            } else {
-                                json!(hi as i64)
-                            }
-                        });
+                    if let Some(hi) = hi.filter(exact) {
+                        obj.entry("maximum").or_insert_with(|| json!(hi as i64));
                     }
                 }
             }
@@ -290,6 +290,31 @@ pub(crate) fn normalize(v: &mut Value) {
             }
         }
         Value::Array(items) => items.iter_mut().for_each(normalize),
+        _ => {}
+    }
+}
+
+/// An argument's enum whose variants are all objects (internally or adjacently tagged, or
+/// externally with struct variants) says so beside its `oneOf`: a client that reads only `type`
+/// (the Inspector) would otherwise send the argument as a string. Input schemas only: an output
+/// enum keeps its `{"result": …}` wrapping, so that structured content stays as it was.
+fn type_object_unions(v: &mut Value) {
+    match v {
+        Value::Object(obj) => {
+            obj.values_mut().for_each(type_object_unions);
+            let all_objects = |branches: &Vec<Value>| {
+                !branches.is_empty()
+                    && branches
+                        .iter()
+                        .all(|b| b.get("type") == Some(&json!("object")))
+            };
+            if !obj.contains_key("type")
+                && matches!(obj.get("oneOf"), Some(Value::Array(b)) if all_objects(b))
+            {
+                obj.shift_insert(0, "type".into(), json!("object"));
+            }
+        }
+        Value::Array(items) => items.iter_mut().for_each(type_object_unions),
         _ => {}
     }
 }
@@ -419,12 +444,12 @@ mod tests {
             (arg_schema::<i16>(), json!({"type": "integer", "minimum": -32768, "maximum": 32767})),
             (arg_schema::<u32>(), json!({"type": "integer", "minimum": 0, "maximum": 4294967295u32})),
             (arg_schema::<i32>(), json!({"type": "integer", "minimum": -2147483648, "maximum": 2147483647})),
-            (arg_schema::<u64>(), json!({"type": "integer", "minimum": 0, "maximum": 18446744073709551615u64})),
-            (arg_schema::<usize>(), json!({"type": "integer", "minimum": 0, "maximum": 18446744073709551615u64})),
+            (arg_schema::<u64>(), json!({"type": "integer", "minimum": 0})),
+            (arg_schema::<usize>(), json!({"type": "integer", "minimum": 0})),
             (arg_schema::<i64>(), json!({"type": "integer"})),
             (arg_schema::<isize>(), json!({"type": "integer"})),
-            (arg_schema::<u128>(), json!({"type": "integer", "minimum": 0, "maximum": 18446744073709551615u64})),
-            (arg_schema::<i128>(), json!({"type": "integer", "minimum": -9223372036854775808i64, "maximum": 18446744073709551615u64})),
+            (arg_schema::<u128>(), json!({"type": "integer", "minimum": 0})),
+            (arg_schema::<i128>(), json!({"type": "integer"})),
             (arg_schema::<std::num::NonZeroU8>(), json!({"type": "integer", "minimum": 1, "maximum": 255})),
             (arg_schema::<f32>(), json!({"type": "number"})),
             (arg_schema::<f64>(), json!({"type": "number"})),
@@ -454,20 +479,26 @@ mod tests {
         fn check<T: JsonSchema + DeserializeOwned>() {
             let s = arg_schema::<T>();
             let name = std::any::type_name::<T>();
-            let lo = s.get("minimum").cloned().unwrap_or(json!(i64::MIN));
-            let hi = s.get("maximum").cloned().unwrap_or(json!(i64::MAX));
-            for edge in [&lo, &hi] {
+            // An unpublished bound (beyond 2^53) is the type's own: `unpublished_bounds_hold`.
+            let lo = s.get("minimum").cloned();
+            let hi = s.get("maximum").cloned();
+            for edge in [&lo, &hi].into_iter().flatten() {
                 assert!(
                     serde_json::from_value::<T>(edge.clone()).is_ok(),
                     "{name} {edge}"
                 );
             }
-            let below = lo.as_i64().and_then(|i| i.checked_sub(1)).map(Value::from);
-            let above = hi
-                .as_u64()
-                .and_then(|u| u.checked_add(1))
-                .map(Value::from)
-                .or_else(|| hi.as_i64().and_then(|i| i.checked_add(1)).map(Value::from));
+            let below = lo
+                .as_ref()
+                .and_then(Value::as_i64)
+                .and_then(|i| i.checked_sub(1));
+            let below = below.map(Value::from);
+            let above = hi.as_ref().and_then(|hi| {
+                hi.as_u64()
+                    .and_then(|u| u.checked_add(1))
+                    .map(Value::from)
+                    .or_else(|| hi.as_i64().and_then(|i| i.checked_add(1)).map(Value::from))
+            });
             for outside in [below, above].into_iter().flatten() {
                 assert!(
                     serde_json::from_value::<T>(outside.clone()).is_err(),
@@ -658,5 +689,58 @@ mod tests {
         })
         .unwrap();
         assert_eq!(v.validate(&mut sent.clone()), [], "{sent} against {cached}");
+    }
+
+    #[test]
+    fn an_enum_of_objects_says_it_is_an_object() {
+        #[derive(serde::Deserialize, JsonSchema)]
+        #[serde(tag = "kind", rename_all = "lowercase")]
+        #[allow(dead_code)]
+        enum Shape {
+            Circle { radius: f64 },
+            Square { side: f64 },
+        }
+        #[derive(serde::Deserialize, JsonSchema)]
+        #[allow(dead_code)]
+        enum Mixed {
+            Named { id: u32 },
+            Bare,
+        }
+        let shape = arg_schema::<Shape>();
+        assert_eq!(shape["type"], "object", "{shape}");
+        assert_eq!(shape.as_object().unwrap().keys().next().unwrap(), "type");
+        // A unit variant is a string: the enum is not all objects, and says nothing.
+        let mixed = arg_schema::<Mixed>();
+        assert!(mixed.get("type").is_none(), "{mixed}");
+    }
+
+    /// Bounds beyond what a JavaScript number holds are not published, and hold all the same:
+    /// serde refuses what is outside the type, the validator a float too large to be exact.
+    #[test]
+    fn unpublished_bounds_hold() {
+        for s in [
+            arg_schema::<u64>(),
+            arg_schema::<u128>(),
+            arg_schema::<i64>(),
+            arg_schema::<i128>(),
+        ] {
+            for bound in ["minimum", "maximum"] {
+                if let Some(b) = s.get(bound) {
+                    let b = b.as_f64().unwrap().abs();
+                    assert!(b <= 9_007_199_254_740_991.0, "{s}");
+                }
+            }
+        }
+        assert!(serde_json::from_value::<u64>(json!(u64::MAX)).is_ok());
+        assert!(serde_json::from_value::<u64>(json!(-1)).is_err());
+        assert!(serde_json::from_value::<i64>(json!(u64::MAX)).is_err());
+        assert!(serde_json::from_value::<i64>(json!(i64::MIN)).is_ok());
+        let v = Validator::compile(&json!({"properties": {"x": arg_schema::<u64>()}})).unwrap();
+        assert!(v.validate(&mut json!({"x": u64::MAX})).is_empty());
+        assert!(!v.validate(&mut json!({"x": -1})).is_empty());
+        assert!(
+            !v.validate(&mut json!({"x": 1.8446744073709552e19}))
+                .is_empty()
+        );
     }
 }

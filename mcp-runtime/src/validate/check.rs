@@ -82,8 +82,8 @@ impl Validator {
         // beyond 64 bits (`-9223372036854775809`): taking it as an integer would hand the tool a
         // number nobody sent.
         // Beyond 64 bits it is out of range too, and that is the message: the declared bound it
-        // breaks (checked below), else the range of `i64`, the only integer type the schema
-        // profile publishes without bounds.
+        // breaks (checked below), else the range of `i64` or `u64`, the integer types the schema
+        // profile publishes without a maximum (their bounds are beyond what JavaScript holds).
         if let Some((types, _)) = &r.types
             && types.0 & (Types::INTEGER | Types::NUMBER) == Types::INTEGER
             && let Value::Number(n) = &*v
@@ -97,7 +97,8 @@ impl Validator {
                 b.as_ref().is_some_and(|b| x.cmp(b.value) == side)
             };
             if !breaks(&r.minimum, Ordering::Less) && !breaks(&r.maximum, Ordering::Greater) {
-                let msg = match numbers::beyond_i64(f, r.minimum.is_some(), r.maximum.is_some()) {
+                let min = r.minimum.as_ref().map(|b| b.value);
+                let msg = match numbers::beyond_64_bits(f, min, r.maximum.is_some()) {
                     Some((op, bound)) => Msg::Bound(op, bound, n),
                     None => Msg::Inexact(n),
                 };

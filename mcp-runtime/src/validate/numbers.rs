@@ -157,18 +157,26 @@ pub(super) fn integral(f: f64) -> Option<Number> {
     }
 }
 
-/// The bound of `i64` that an integral float beyond it breaks, unless the schema declares that
-/// side's bound itself (`has_min`, `has_max`): `(">=", "-9223372036854775808")` at or below
-/// -2^63, `("<=", "9223372036854775807")` at or above 2^63. (-2^63 is where serde_json puts
-/// every negative literal beyond 64 bits, `-9223372036854775809` included.)
-pub(super) fn beyond_i64(
+/// The bound of a 64-bit integer type that an integral float beyond it breaks, unless the
+/// schema declares that side's bound itself (`min`, `has_max`). The schema profile publishes no
+/// bound beyond 2^53, so an integer type without a maximum is `i64` (no minimum either) or `u64`
+/// (`minimum: 0`): `(">=", "-9223372036854775808")` at or below -2^63, `("<=",
+/// "9223372036854775807")` at or above 2^63 without a minimum, and `("<=",
+/// "18446744073709551615")` at or above 2^64 with a non-negative one. (-2^63 is where
+/// serde_json puts every negative literal beyond 64 bits, `-9223372036854775809` included.)
+pub(super) fn beyond_64_bits(
     f: f64,
-    has_min: bool,
+    min: Option<Num>,
     has_max: bool,
 ) -> Option<(&'static str, &'static str)> {
-    if f <= -9_223_372_036_854_775_808.0 && !has_min {
+    let unsigned = min.is_some_and(|m| m.cmp(Num::U(0)) != Ordering::Less);
+    if f <= -9_223_372_036_854_775_808.0 && min.is_none() {
         Some((">=", "-9223372036854775808"))
-    } else if f >= 9_223_372_036_854_775_808.0 && !has_max {
+    } else if has_max {
+        None
+    } else if unsigned && f >= 18_446_744_073_709_551_616.0 {
+        Some(("<=", "18446744073709551615"))
+    } else if !unsigned && f >= 9_223_372_036_854_775_808.0 {
         Some(("<=", "9223372036854775807"))
     } else {
         None
@@ -284,18 +292,30 @@ mod tests {
     }
 
     #[test]
-    fn floats_beyond_i64_name_its_bound_unless_the_schema_has_one() {
+    fn floats_beyond_64_bits_name_the_types_bound_unless_the_schema_has_one() {
+        let (zero, negative) = (Some(Num::U(0)), Some(Num::I(-5)));
         assert_eq!(
-            beyond_i64(-9223372036854775808.0, false, false),
+            beyond_64_bits(-9223372036854775808.0, None, false),
             Some((">=", "-9223372036854775808"))
         );
-        assert_eq!(beyond_i64(-1e300, true, false), None);
+        assert_eq!(beyond_64_bits(-1e300, negative, false), None);
+        // i64 (no minimum, no maximum published).
         assert_eq!(
-            beyond_i64(18446744073709551616.0, false, false),
+            beyond_64_bits(18446744073709551616.0, None, false),
             Some(("<=", "9223372036854775807"))
         );
-        assert_eq!(beyond_i64(9223372036854775808.0, false, true), None);
-        assert_eq!(beyond_i64(9007199254740994.0, false, false), None);
+        assert_eq!(
+            beyond_64_bits(9223372036854775808.0, negative, false),
+            Some(("<=", "9223372036854775807"))
+        );
+        // u64 (`minimum: 0`): in range up to 2^64, where the float is only inexact.
+        assert_eq!(
+            beyond_64_bits(18446744073709551616.0, zero, false),
+            Some(("<=", "18446744073709551615"))
+        );
+        assert_eq!(beyond_64_bits(9223372036854775808.0, zero, false), None);
+        assert_eq!(beyond_64_bits(9223372036854775808.0, None, true), None);
+        assert_eq!(beyond_64_bits(9007199254740994.0, None, false), None);
     }
 
     #[test]
