@@ -66,6 +66,18 @@ impl InputSchema {
             self.problems.push(format!("{source} is not a struct"));
             return;
         };
+        // An enum (a `oneOf` of objects, or a string `enum`) has no fixed fields to publish.
+        let union = ["oneOf", "anyOf", "enum", "const"]
+            .iter()
+            .any(|k| schema.contains_key(*k));
+        if union && !schema.contains_key("properties") {
+            self.problems.push(format!(
+                "{source} is an enum: `#[arg(flatten)]` publishes a struct's fields as the tool's \
+                 own arguments, and an enum has no fixed fields; take it as an ordinary argument \
+                 (without `#[arg(flatten)]`), or flatten a struct that holds it as a field"
+            ));
+            return;
+        }
         if schema.get("type").and_then(Value::as_str) != Some("object") {
             self.problems.push(format!(
                 "{source} must be a struct with named fields; its schema is not an object"

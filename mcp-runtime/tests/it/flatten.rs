@@ -171,6 +171,34 @@ fn not_a_struct(#[arg(flatten)] n: u32) -> u32 {
     n
 }
 
+/// A flattened enum of objects.
+#[tool]
+fn an_enum(#[arg(flatten)] shape: Shape) -> String {
+    match shape {
+        Shape::Circle { radius } => radius.to_string(),
+        Shape::Square { side } => side.to_string(),
+    }
+}
+
+/// Values a string takes.
+#[derive(Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum Colour {
+    /// Red.
+    Red,
+    /// Blue.
+    Blue,
+}
+
+/// A flattened enum of strings.
+#[tool]
+fn a_string_enum(#[arg(flatten)] colour: Colour) -> String {
+    match colour {
+        Colour::Red => "red".into(),
+        Colour::Blue => "blue".into(),
+    }
+}
+
 fn served() -> (ToolTable, Arc<StateMap>) {
     let table = tools![search, search_page, label, draw, tag];
     assert_eq!(table.check(), []);
@@ -324,6 +352,14 @@ fn a_name_published_twice_is_a_build_error_naming_both() {
         (
             tools![not_a_struct],
             "the flattened argument `n` (`u32`) must be a struct",
+        ),
+        (
+            tools![an_enum],
+            "the flattened argument `shape` (`it::flatten::Shape`) is an enum: `#[arg(flatten)]` publishes a struct's fields as the tool's own arguments, and an enum has no fixed fields; take it as an ordinary argument (without `#[arg(flatten)]`), or flatten a struct that holds it as a field",
+        ),
+        (
+            tools![a_string_enum],
+            "the flattened argument `colour` (`it::flatten::Colour`) is an enum",
         ),
     ];
     for (table, expected) in cases {
