@@ -232,7 +232,10 @@ impl OptionArg {
     /// The operations on an `Option<U>` argument: optional, nullable, `None` when absent.
     pub fn fns<U: ArgType>(&self, _: &ArgProbe<Option<U>>) -> ArgFns<Option<U>> {
         ArgFns {
-            declare: |b, spec| b.option_arg::<U>(spec),
+            declare: |b, spec| {
+                b.decodes_as::<Option<U>>(spec.name);
+                b.option_arg::<U>(spec)
+            },
             take: take_arg::<Option<U>>,
             absent: |_, _| Ok(None),
         }
@@ -243,7 +246,10 @@ impl PlainArg {
     /// The operations on a required argument.
     pub fn fns<T: ArgType>(&self, _: &ArgProbe<T>) -> ArgFns<T> {
         ArgFns {
-            declare: |b, spec| b.arg::<T>(spec),
+            declare: |b, spec| {
+                b.decodes_as::<T>(spec.name);
+                b.arg::<T>(spec)
+            },
             take: take_arg::<T>,
             absent: |parts, name| PlainArg.absent(&ArgProbe::<T>::new(), parts, name),
         }
@@ -252,9 +258,12 @@ impl PlainArg {
 
 /// The operations on a flattened argument type.
 pub fn flat_fns<T: ArgType>() -> FlatFns<T> {
-    let (declare, keys) = (InputSchema::flatten::<T>, crate::schema::flat_keys::<T>);
+    let keys = crate::schema::flat_keys::<T>;
     FlatFns {
-        declare,
+        declare: |b, arg| {
+            b.decodes_flat_as::<T>();
+            b.flatten::<T>(arg)
+        },
         keys,
         take: take_flat::<T>,
     }

@@ -2,6 +2,7 @@
 //! outputSchema (JSON Schema 2020-12, nested types inlined, pydantic-style optionals, objects
 //! closed to keys they do not declare).
 
+pub(crate) mod decodes;
 mod flatten;
 mod strict;
 
@@ -103,6 +104,8 @@ pub struct InputSchema {
     additional: Option<Value>,
     /// What makes these arguments impossible to publish (see [`InputSchema::problems`]).
     problems: Vec<String>,
+    /// How each argument decodes, checked against an instance when the tool is built.
+    decoders: Vec<decodes::Decoder>,
 }
 
 impl Default for InputSchema {
@@ -122,7 +125,32 @@ impl InputSchema {
             catch_all: None,
             additional: None,
             problems: Vec::new(),
+            decoders: Vec::new(),
         }
+    }
+
+    /// Registers how the argument `arg` decodes: the build checks that serde takes what the
+    /// published schema accepts ([`decodes`]).
+    pub(crate) fn decodes_as<T: serde::de::DeserializeOwned>(&mut self, arg: &'static str) {
+        self.decoders.push(decodes::Decoder {
+            arg: Some(arg),
+            source: format!("the argument `{arg}` (`{}`)", std::any::type_name::<T>()),
+            decode: decodes::decode_as::<T>,
+        });
+    }
+
+    /// Registers how a flattened struct decodes, from the arguments it publishes.
+    pub(crate) fn decodes_flat_as<T: serde::de::DeserializeOwned + JsonSchema>(&mut self) {
+        self.decoders.push(decodes::Decoder {
+            arg: None,
+            source: format!("the flattened argument `{}`", std::any::type_name::<T>()),
+            decode: decodes::decode_flat_as::<T>,
+        });
+    }
+
+    /// The decoders registered, leaving none.
+    pub(crate) fn take_decoders(&mut self) -> Vec<decodes::Decoder> {
+        std::mem::take(&mut self.decoders)
     }
 
     /// Declares an argument of type `T`.

@@ -8,7 +8,7 @@ use schemars::SchemaGenerator;
 use serde_json::{Map, Value};
 
 use crate::error::ToolError;
-use crate::schema::InputSchema;
+use crate::schema::{InputSchema, decodes};
 use crate::tool::call::CallParts;
 use crate::tool::output::{OutputSchema, ToolOutput};
 use crate::tool::panic::catch_sync;
@@ -184,13 +184,14 @@ impl Tool {
             tool: spec.name.to_owned(),
             problem,
         };
-        let (input_schema, output, problems) = catch_sync(|| {
+        let (input_schema, output, problems, decoders) = catch_sync(|| {
             let mut input = InputSchema::new();
             (spec.input)(&mut input);
             let problems = input.problems().join("; ");
+            let decoders = input.take_decoders();
             let mut generator = crate::schema::generator();
             let output = (spec.output)(&mut generator).map(Arc::new);
-            (input.finish(), output, problems)
+            (input.finish(), output, problems, decoders)
         })
         .map_err(|p| {
             fail(format!(
@@ -203,6 +204,21 @@ impl Tool {
         }
         let validator = Validator::compile(&input_schema)
             .map_err(|e| fail(format!("its inputSchema cannot be validated: {e}")))?;
+        // serde refusing what the schema accepts (deny_unknown_fields with flatten): a type's
+        // Deserialize runs here, so a panic in it is a build error like one in its schema.
+        let refused = catch_sync(|| {
+            let accepts = |v: &mut Value| validator.validate(v).is_empty();
+            decodes::problems(&input_schema, &decoders, accepts)
+        })
+        .map_err(|p| {
+            fail(format!(
+                "decoding a sample of its arguments panicked at {}: {}",
+                p.location, p.message
+            ))
+        })?;
+        if !refused.is_empty() {
+            return Err(fail(refused.join("; ")));
+        }
         let mut listing = Map::new();
         listing.insert("name".into(), spec.name.into());
         if let Some(t) = spec.title {

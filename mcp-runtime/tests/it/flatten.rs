@@ -435,3 +435,105 @@ async fn beside_a_one_of_the_branch_keys_are_declared_and_others_refused() {
     let other_branch = json!({"t": {"label": "a", "kind": "square", "side": 1, "radius": 2}});
     refuses("tag", other_branch, "radius").await;
 }
+
+/// How to order the results: a tagged enum.
+#[derive(Deserialize, JsonSchema)]
+#[serde(tag = "order", rename_all = "lowercase")]
+pub enum Order {
+    /// By relevance.
+    Relevance,
+    /// By date, newest first or not.
+    Date {
+        /// Newest first.
+        newest: bool,
+    },
+}
+
+/// A query whose serde attributes refuse every input: `deny_unknown_fields` with a flattened
+/// tagged enum, whose tag serde then calls an unknown field.
+#[derive(Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct StrictQuery {
+    /// What to look for.
+    pub text: String,
+    /// How to order the results.
+    #[serde(flatten)]
+    pub order: Order,
+}
+
+/// The same query, without `deny_unknown_fields`.
+#[derive(Deserialize, JsonSchema)]
+pub struct OpenQuery {
+    /// What to look for.
+    pub text: String,
+    /// How to order the results.
+    #[serde(flatten)]
+    pub order: Order,
+}
+
+/// Searches with the strict query.
+#[tool]
+fn strict_search(query: StrictQuery) -> String {
+    query.text
+}
+
+/// Searches with the strict query, optional.
+#[tool]
+fn strict_maybe(query: Option<StrictQuery>) -> String {
+    query.map(|q| q.text).unwrap_or_default()
+}
+
+/// Searches with the open query.
+#[tool]
+fn open_search(query: OpenQuery) -> String {
+    match query.order {
+        Order::Relevance => query.text,
+        Order::Date { newest } => format!("{} {newest}", query.text),
+    }
+}
+
+#[tokio::test]
+async fn deny_unknown_fields_with_serde_flatten_is_a_build_error_that_names_the_fix() {
+    for (table, which) in [
+        (
+            tools![strict_search],
+            "the argument `query` (`it::flatten::StrictQuery`)",
+        ),
+        (
+            tools![strict_maybe],
+            "the argument `query` (`core::option::Option<it::flatten::StrictQuery>`)",
+        ),
+    ] {
+        let e = build_problem(table);
+        assert!(e.contains(which), "{e}");
+        assert!(e.contains("unknown field"), "{e}");
+        assert!(
+            e.contains("serde does not support `#[serde(deny_unknown_fields)]` together with `#[serde(flatten)]`"),
+            "{e}"
+        );
+        assert!(e.contains("remove `deny_unknown_fields`"), "{e}");
+    }
+    // Without `deny_unknown_fields` the same shape is served, and the published schema still
+    // refuses an unknown field.
+    let server = Server::builder("t", "1")
+        .tools(tools![open_search])
+        .build()
+        .unwrap_or_else(|e| panic!("builds: {e}"));
+    let client = mcp_runtime::Client::in_process(&server).await.unwrap();
+    let ok = client
+        .call_tool(
+            "open_search",
+            json!({"query": {"text": "milk", "order": "date", "newest": true}}),
+        )
+        .await
+        .unwrap();
+    assert_eq!(ok.first_text(), Some("milk true"), "{ok:?}");
+    let refused = client
+        .call_tool(
+            "open_search",
+            json!({"query": {"text": "milk", "order": "relevance", "x": 1}}),
+        )
+        .await
+        .unwrap();
+    assert!(refused.is_error, "{refused:?}");
+}

@@ -14,7 +14,7 @@ use mcp_runtime::{BuildError, ToolBuildError};
 use serde_json::{Value, json};
 
 use mcp_runtime::validate::Validator;
-use wild::{Peer, published, reference, run, samples::samples, types::table};
+use wild::{Peer, published, reference, run, samples::samples, types::table, types::unservable};
 
 fn server() -> Server {
     Server::builder("t", "1")
@@ -185,4 +185,18 @@ fn dynamic_refs_are_a_build_error_naming_the_tool_the_pointer_and_the_keyword() 
         let expected = format!("{pointer}: the keyword {keyword} is not supported");
         assert!(problem.contains(&expected), "{tool}: {problem}");
     }
+}
+
+/// The reproduction (`deny_unknown_fields` flattening an internally tagged enum) used
+/// to build and then refuse every call with serde's `unknown field `kind``: it is refused when
+/// the server is built, naming serde's limitation and the fix.
+#[test]
+fn serde_s_limitation_is_a_build_error() {
+    let Err(e) = Server::builder("t", "1").tools(unservable()).build() else {
+        panic!("built a tool serde refuses every input of");
+    };
+    let text = e.to_string();
+    assert!(text.contains("tool `draw` cannot be served"), "{text}");
+    assert!(text.contains("unknown field `kind`"), "{text}");
+    assert!(text.contains("remove `deny_unknown_fields`"), "{text}");
 }

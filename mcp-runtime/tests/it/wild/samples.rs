@@ -9,15 +9,8 @@ use super::Sample;
 #[rustfmt::skip]
 pub fn samples() -> Vec<Sample> {
     vec![
-        // flatten of an internally tagged enum, with deny_unknown_fields (the issue's
-        // reproduction: serde cannot serve it, the schema is right) and without
-        ("draw", json!({"v": {"label": "a", "kind": "circle", "r": 1.5}}), Serde("/v: unknown field `kind`")),
-        ("draw", json!({"v": {"label": "a", "kind": "square", "side": 2.5}}), Serde("/v: unknown field `kind`")),
-        ("draw", json!({"v": {"label": "a", "kind": "circle", "r": 1, "extra": 1}}), Refused("/v: unknown property \"extra\" (allowed: label, kind, r, side)")),
-        ("draw", json!({"v": {"label": "a", "kind": "circle", "r": 1, "side": 1}}), Refused("/v: unknown property \"side\" (allowed: label, kind, r, side)")),
-        ("draw", json!({"v": {"label": "a", "kind": "hexagon", "r": 1}}), Refused("/v/kind: must be one of \"circle\", \"square\" (got \"hexagon\")")),
-        ("draw", json!({"v": {"label": "a", "kind": "circle"}}), Refused("/v: missing required property \"r\" (kind = \"circle\")")),
-        ("draw", json!({"v": {"label": 5, "kind": "circle", "r": 1}}), Refused("/v/label: must be a string (got number)")),
+        // flatten of an internally tagged enum without deny_unknown_fields (with it, serde
+        // cannot serve it and the build says so: `wild_types::serde_s_limitation_is_a_build_error`)
         ("draw_open", json!({"v": {"label": "a", "kind": "circle", "r": 1.5}}), Same),
         // Nested objects are closed (strict objects): a key of no variant is refused.
         ("draw_open", json!({"v": {"label": "a", "kind": "square", "side": 2.5, "extra": 1}}), Refused("/v: unknown property \"extra\"")),
