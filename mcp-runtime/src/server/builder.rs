@@ -121,7 +121,7 @@ impl ServerBuilder {
     }
 
     /// What the server does, for people (`serverInfo.description`, 2025-11-25): clients show it
-    /// beside the name, and `--help` of a [`cli`](crate::cli) binary starts with it.
+    /// beside the name, and `--help` of a `cli` binary (feature `cli`) starts with it.
     pub fn description(mut self, description: impl Into<String>) -> Self {
         self.info.description = Some(description.into());
         self

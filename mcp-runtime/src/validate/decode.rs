@@ -46,7 +46,7 @@ use super::path::Path;
 use super::probe;
 use super::union::json_type;
 
-/// How many decodings of values a call's arguments may cost beyond [`PER_VALUE`] per value,
+/// How many decodings of values a call's arguments may cost beyond a fixed allowance per value (8),
 /// unless the server sets another limit (`ServerBuilder::untagged_decode_limit`): about 10 ms of
 /// serde's untagged decoding in a release build.
 pub const DEFAULT_UNTAGGED_DECODE_LIMIT: u64 = 100_000;

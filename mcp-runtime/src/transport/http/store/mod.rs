@@ -1,15 +1,15 @@
 //! Where handshake-era sessions are kept: the [`SessionStore`] trait, the record it keeps
 //! ([`SessionRecord`]), the in-process default ([`MemorySessionStore`]) and, with the `redis`
-//! feature, [`RedisSessionStore`], which lets a fleet of replicas behind a plain round-robin
+//! feature, `RedisSessionStore`, which lets a fleet of replicas behind a plain round-robin
 //! balancer serve one session.
 //!
 //! | file | what it holds |
 //! |---|---|
 //! | `mod.rs` | the trait, the record and its JSON form, [`StoreError`] |
 //! | `memory.rs` | [`MemorySessionStore`], the default: records in this process |
-//! | `redis.rs` | [`RedisSessionStore`] (feature `redis`): records in Redis, with their idle TTL, and its pub/sub [`Relay`] |
+//! | `redis.rs` | `RedisSessionStore` (feature `redis`): records in Redis, with their idle TTL, and its pub/sub [`Relay`] |
 //! | `events.rs` | [`EventStore`]: the events of each session's streams, for `Last-Event-ID` resumption; [`MemoryEventStore`] |
-//! | `redis_events.rs` | [`RedisEventStore`] (feature `redis`): the same in Redis, for every replica |
+//! | `redis_events.rs` | `RedisEventStore` (feature `redis`): the same in Redis, for every replica |
 //! | `relay.rs` | [`Relay`]: client messages handed from the replica that received them to the one serving their call |
 //!
 //! A replica keeps the sessions it serves live in its own table (their connection: calls in
