@@ -151,7 +151,7 @@ impl DirectRes {
     /// The operations on text, bytes or contents.
     pub fn fns<T: IntoResourceContents, K>(&self, _: &RetProbe<T>, _: K) -> ResRetFns<T> {
         ResRetFns {
-            convert: T::into_resource_contents,
+            convert: <DirectRes as OkContents<T>>::convert,
         }
     }
 }
@@ -165,7 +165,7 @@ impl JsonRes {
     /// The operations on a value sent as JSON text.
     pub fn fns<T: JsonResource, K>(&self, _: &RetProbe<T>, _: K) -> ResRetFns<T> {
         ResRetFns {
-            convert: |v| Ok(vec![ResourceContents::json(&v)?]),
+            convert: <JsonRes as OkContents<T>>::convert,
         }
     }
 }
