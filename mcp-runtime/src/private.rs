@@ -145,9 +145,9 @@ impl PlainArg {
 pub trait ArgType: DeserializeOwned + JsonSchema {}
 impl<T: DeserializeOwned + JsonSchema> ArgType for T {}
 
-/// An argument type that `pattern`, `min_length` and `max_length` apply to.
+/// An argument type that `pattern`, `format`, `min_length` and `max_length` apply to.
 #[diagnostic::on_unimplemented(
-    message = "`pattern`, `min_length` and `max_length` apply to string arguments, not to `{Self}`",
+    message = "`pattern`, `format`, `min_length` and `max_length` apply to string arguments, not to `{Self}`",
     label = "not a string type",
     note = "use `String` (or `Option<String>`), or remove the string constraint"
 )]

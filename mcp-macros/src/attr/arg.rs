@@ -7,8 +7,8 @@ use syn::{Expr, Meta, Token};
 
 use super::keys::{
     ARG_KEYS, COMPLETE, DEFAULT, DESCRIPTION, EXCLUSIVE_MAX, EXCLUSIVE_MAXIMUM, EXCLUSIVE_MIN,
-    EXCLUSIVE_MINIMUM, FLATTEN, MAX, MAX_ITEMS, MAX_LENGTH, MAXIMUM, MIN, MIN_ITEMS, MIN_LENGTH,
-    MINIMUM, ONE_OF, PATTERN, RENAME, path_text, unknown_key,
+    EXCLUSIVE_MINIMUM, FLATTEN, FORMAT, MAX, MAX_ITEMS, MAX_LENGTH, MAXIMUM, MIN, MIN_ITEMS,
+    MIN_LENGTH, MINIMUM, ONE_OF, PATTERN, RENAME, path_text, unknown_key,
 };
 use super::slot::{Attr, Num, Sp};
 use super::value::{
@@ -25,6 +25,8 @@ pub(crate) struct ArgAttrs {
     pub rename: Attr<String>,
     pub default: Attr<Expr>,
     pub pattern: Attr<Pattern>,
+    /// `format = "email"`: a JSON Schema format (or one the server registers), asserted.
+    pub format: Attr<String>,
     pub min_length: Attr<u64>,
     pub max_length: Attr<u64>,
     pub minimum: Attr<Num>,
@@ -48,6 +50,7 @@ impl ArgAttrs {
             rename: Attr::none(RENAME),
             default: Attr::none(DEFAULT),
             pattern: Attr::none(PATTERN),
+            format: Attr::none(FORMAT),
             min_length: Attr::none(MIN_LENGTH),
             max_length: Attr::none(MAX_LENGTH),
             minimum: Attr::none(MINIMUM),
@@ -93,6 +96,7 @@ impl ArgAttrs {
                     Some(Sp::new(v.clone(), v.span()))
                 }),
                 PATTERN => self.pattern.read(cx, meta, parse_pattern),
+                FORMAT => self.format.read(cx, meta, parse_str),
                 MIN_LENGTH => self.min_length.read(cx, meta, parse_count),
                 MAX_LENGTH => self.max_length.read(cx, meta, parse_count),
                 MIN_ITEMS => self.min_items.read(cx, meta, parse_count),

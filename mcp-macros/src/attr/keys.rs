@@ -24,6 +24,7 @@ pub(super) const PRIORITY: &str = "priority";
 pub(super) const LAST_MODIFIED: &str = "last_modified";
 
 pub(super) const PATTERN: &str = "pattern";
+pub(super) const FORMAT: &str = "format";
 pub(super) const MINIMUM: &str = "minimum";
 pub(super) const MIN: &str = "min";
 pub(super) const MAXIMUM: &str = "maximum";
@@ -84,6 +85,7 @@ pub(super) const ARG_KEYS: &[&str] = &[
     RENAME,
     DEFAULT,
     PATTERN,
+    FORMAT,
     MIN_LENGTH,
     MAX_LENGTH,
     MINIMUM,

@@ -108,6 +108,9 @@ fn expand_constraints(a: &ArgAttrs, paths: &Paths) -> TokenStream {
     if let Some(p) = a.pattern.value() {
         fields.extend(quote!(pattern: #option::Some(#p),));
     }
+    if let Some(f) = a.format.value() {
+        fields.extend(quote!(format: #option::Some(#f),));
+    }
     let num = |slot: &Attr<Num>| slot.value().map(|n| expand_num(*n, paths));
     let count = |slot: &Attr<u64>| slot.value().map(|n| quote!(#n));
     for (field, value) in [

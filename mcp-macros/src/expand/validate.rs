@@ -74,14 +74,18 @@ fn expand_arg_fns(f: &syn::Ident, ty: &syn::Type, paths: &Paths) -> TokenStream 
     }
 }
 
-/// `pattern` and the length keys need a string, the item keys a collection, the numeric bounds a
+/// `pattern`, `format` and the length keys need a string, the item keys a collection, the numeric bounds a
 /// number; the schema would otherwise publish a constraint that no value of the type can meet.
 fn expand_constraint_bounds(i: usize, arg: &ToolArg, paths: &Paths) -> TokenStream {
     let ty = &arg.ty;
     let span = ty.span();
     let a = &arg.attrs;
     let mut out = TokenStream::new();
-    if a.pattern.get().is_some() || a.min_length.get().is_some() || a.max_length.get().is_some() {
+    let string_keys = [a.min_length.get(), a.max_length.get()];
+    if a.pattern.get().is_some()
+        || a.format.get().is_some()
+        || string_keys.iter().any(Option::is_some)
+    {
         let f = paths.assert_str_arg();
         out.extend(quote_spanned!(span=> const _: () = #f::<#ty>();));
     }

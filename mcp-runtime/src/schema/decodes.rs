@@ -178,7 +178,14 @@ fn string(obj: &Map<String, Value>) -> Option<Value> {
             "uuid" => "00000000-0000-0000-0000-000000000000",
             "ipv4" => "127.0.0.1",
             "ipv6" => "::1",
-            "hostname" => "example.com",
+            "hostname" | "idn-hostname" => "example.com",
+            "idn-email" => "a@example.com",
+            "ip" => "127.0.0.1",
+            "duration" => "P1D",
+            "json-pointer" => "/a",
+            "relative-json-pointer" => "0",
+            "regex" => "a",
+            "uri-template" => "https://example.com/{id}",
             _ => return None,
         };
         return Some(json!(sample));

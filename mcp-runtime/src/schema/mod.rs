@@ -4,6 +4,7 @@
 
 pub(crate) mod decodes;
 mod flatten;
+mod formats;
 mod strict;
 
 use std::collections::HashMap;
@@ -49,6 +50,9 @@ impl Num {
 pub struct Constraints {
     /// `pattern` (ECMA-262).
     pub pattern: Option<&'static str>,
+    /// `format`: one of JSON Schema's or one the server registers
+    /// ([`crate::ServerBuilder::format`]).
+    pub format: Option<&'static str>,
     /// `minimum`
     pub minimum: Option<Num>,
     /// `maximum`
@@ -248,6 +252,7 @@ fn apply_constraints(schema: &mut Value, c: &Constraints) {
         }
     };
     set("pattern", c.pattern.map(Value::from));
+    set("format", c.format.map(Value::from));
     set("minimum", c.minimum.map(Num::to_json));
     set("maximum", c.maximum.map(Num::to_json));
     set("exclusiveMinimum", c.exclusive_minimum.map(Num::to_json));
@@ -289,6 +294,7 @@ pub(crate) fn normalize(v: &mut Value) {
                     }
                 }
             }
+            formats::standard_format(obj);
             if let Some(Value::String(f)) = obj.get("format") {
                 let bounds: Option<(Option<i128>, Option<i128>)> = match f.as_str() {
                     "int8" => Some((Some(i8::MIN as i128), Some(i8::MAX as i128))),

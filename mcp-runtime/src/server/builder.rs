@@ -21,6 +21,7 @@ use crate::tool::call::UnknownToolPolicy;
 use crate::tool::state::StateMap;
 use crate::tool::table::{DuplicateTool, ToolTable};
 use crate::tool::{TaskSupport, ToolBuildError};
+use crate::validate::Formats;
 
 /// Builds a [`Server`]: `Server::builder("tasks", "1.0.0").tools(table).build()?`.
 pub struct ServerBuilder {
@@ -33,6 +34,7 @@ pub struct ServerBuilder {
     state: StateMap,
     options: ServerOptions,
     task_store: Option<Arc<dyn TaskStore>>,
+    formats: Formats,
 }
 
 /// Why a server could not be built.
@@ -109,6 +111,7 @@ impl Server {
             state: StateMap::new(),
             options: ServerOptions::default(),
             task_store: None,
+            formats: Formats::default(),
         }
     }
 }
@@ -124,6 +127,28 @@ impl ServerBuilder {
     /// beside the name, and `--help` of a `cli` binary (feature `cli`) starts with it.
     pub fn description(mut self, description: impl Into<String>) -> Self {
         self.info.description = Some(description.into());
+        self
+    }
+
+    /// Checks the string `format` named `name` with `check` wherever a tool's inputSchema
+    /// publishes it (`#[schemars(extend("format" = "sku"))]` on a field, or a hand-written
+    /// schema): a value `check` refuses is answered `must be a valid sku (got "…")`. JSON
+    /// Schema's own formats are checked without this; a check registered under one of their
+    /// names replaces the built-in one. See [`Formats`].
+    pub fn format(
+        mut self,
+        name: impl Into<String>,
+        check: impl Fn(&str) -> bool + Send + Sync + 'static,
+    ) -> Self {
+        self.formats = std::mem::take(&mut self.formats).with(name, check);
+        self
+    }
+
+    /// Publishes formats nobody checks as annotations, instead of refusing to build: by default
+    /// a tool whose inputSchema names a format that is neither JSON Schema's nor registered with
+    /// [`ServerBuilder::format`] is a [`BuildError::Tool`] naming the format and its pointer.
+    pub fn allow_unchecked_formats(mut self) -> Self {
+        self.formats = std::mem::take(&mut self.formats).allow_unchecked();
         self
     }
 
@@ -347,6 +372,8 @@ impl ServerBuilder {
         // Every contract and validator is built here, so nothing in the request path can fail
         // to build.
         problems.extend(tools.check().iter().cloned().map(BuildError::Tool));
+        let (tools, unchecked) = super::formats::bind(tools, &self.formats);
+        problems.extend(unchecked.into_iter().map(BuildError::Tool));
         if self.options.page_size == Some(0) {
             problems.push(BuildError::InvalidOption(
                 "page_size must be at least 1".into(),

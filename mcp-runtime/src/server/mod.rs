@@ -31,6 +31,8 @@
 //! | this file | [`Server`], message routing of both eras into one core, `initialize`, `logging/setLevel` |
 //! | `builder.rs` | [`ServerBuilder`], [`BuildError`]: everything checked once at build |
 //! | `options.rs` | [`ServerOptions`], the server's knobs, and their defaults |
+//! | `budgets.rs` | the validator's budgets given to every tool, and the warnings about schemas that need them |
+//! | `formats.rs` | the server's own formats given to every tool's validator; a format nobody checks refused |
 //! | `tools.rs` | `tools/list` pages and cursors, `tools/call` slots, timeouts and cancellation |
 //! | `tasks.rs` | which `tools/call` becomes a task; `tasks/*` of both eras |
 //! | `resources.rs` | `resources/*`; [`ResourceUpdates`], the change notifications of both eras |
@@ -76,6 +78,7 @@ mod batch;
 mod budgets;
 mod builder;
 mod completion;
+mod formats;
 mod lifecycle;
 mod listen;
 mod options;

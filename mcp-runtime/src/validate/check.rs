@@ -7,7 +7,7 @@ use std::cmp::Ordering;
 use serde_json::{Number, Value};
 
 use super::equality::json_eq;
-use super::formats::{self, EXACT, IntFault};
+use super::formats::{EXACT, IntFault};
 use super::node::{Bound, Node, NodeId, Rules, Types};
 use super::numbers::{self, Num, integral, is_integer};
 use super::path::Path;
@@ -303,8 +303,8 @@ fn check_string(r: &Rules, s: &str, path: &Path<'_>, out: &mut Out<'_>) -> bool 
             Err(_) => fail!(out, ok, path, Msg::PatternBudget(p)),
         }
     }
-    if let Some((f, name)) = r.str_format
-        && !formats::is_valid(f, s)
+    if let Some((f, name)) = &r.str_format
+        && !f.is_valid(s)
     {
         fail!(out, ok, path, Msg::Format(name, s));
     }

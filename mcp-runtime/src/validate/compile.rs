@@ -7,7 +7,7 @@ use std::collections::HashMap;
 use serde_json::Value;
 
 use super::Validator;
-use super::formats::{self, Format};
+use super::formats::{self, Format, Formats, StrCheck};
 use super::node::{Additional, Alternatives, Bound, Node, NodeId, Rules, Types};
 use super::numbers::Num;
 use super::pattern::Pattern;
@@ -43,6 +43,19 @@ pub(super) struct Compiler<'s> {
     pub(super) root: &'s Value,
     pub(super) nodes: Vec<Node>,
     pub(super) refs: HashMap<String, NodeId>,
+    formats: &'s Formats,
+    /// Each format neither JSON Schema's nor registered: its name and where.
+    unchecked: Vec<UncheckedFormat>,
+}
+
+/// A `format` the validator does not check: neither one of JSON Schema 2020-12's nor registered
+/// in the [`Formats`] the schema was compiled with.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UncheckedFormat {
+    /// The format's name.
+    pub name: String,
+    /// Where it is, as a JSON Pointer into the schema (`#/properties/code`).
+    pub at: String,
 }
 
 impl Validator {
@@ -52,10 +65,19 @@ impl Validator {
     /// resolve inside the schema, a `$ref` loop that never descends into the value, and keywords
     /// this validator does not implement (`$dynamicRef`, `$recursiveRef`, …).
     pub fn compile(schema: &Value) -> Result<Self, String> {
+        Validator::compile_with(schema, &Formats::default())
+    }
+
+    /// [`Validator::compile`], checking the user-defined formats of `formats` too. A format
+    /// nobody checks is an annotation here; [`Validator::unchecked_formats`] lists them, for the
+    /// caller to refuse ([`Formats::unchecked_allowed`]).
+    pub fn compile_with(schema: &Value, formats: &Formats) -> Result<Self, String> {
         let mut c = Compiler {
             root: schema,
             nodes: Vec::new(),
             refs: HashMap::new(),
+            formats,
+            unchecked: Vec::new(),
         };
         // Node 0 is the root, so `#` resolves to it.
         c.nodes.push(Node::Any);
@@ -65,6 +87,7 @@ impl Validator {
         let mut v = Validator {
             nodes: c.nodes,
             decode: None,
+            unchecked_formats: c.unchecked,
         };
         v.check_ref_loops()?;
         v.name_unevaluated();
@@ -136,6 +159,33 @@ fn branch_choices(v: &Value) -> Option<Vec<&Value>> {
 }
 
 impl<'s> Compiler<'s> {
+    /// The checks of an `anyOf` whose branches are each a string `format` and nothing else,
+    /// and their names.
+    fn formats_only<'v>(&self, v: &'v Value) -> Option<(Vec<StrCheck>, Vec<&'v str>)> {
+        let branches = v.as_array()?;
+        let mut checks = Vec::new();
+        let mut names = Vec::new();
+        for b in branches {
+            let o = b.as_object()?;
+            let name = match (o.len(), o.get("format")) {
+                (1, Some(Value::String(name))) => name.as_str(),
+                _ => return None,
+            };
+            checks.push(self.str_check(name)?);
+            names.push(name);
+        }
+        (checks.len() > 1).then_some((checks, names))
+    }
+
+    /// How the string format `name` is checked: the server's own check, else the standard one.
+    fn str_check(&self, name: &str) -> Option<StrCheck> {
+        match (self.formats.get(name), formats::parse(name)) {
+            (Some(check), _) => Some(StrCheck::Custom(check.clone())),
+            (None, Some(Format::Str(f))) => Some(StrCheck::Std(f)),
+            _ => None,
+        }
+    }
+
     pub(super) fn push(&mut self, node: Node) -> NodeId {
         self.nodes.push(node);
         (self.nodes.len() - 1) as NodeId
@@ -309,6 +359,12 @@ impl<'s> Compiler<'s> {
                     r.reference = Some(self.resolve(target, at)?);
                 }
                 "allOf" => r.all_of = self.subschemas(v, key, at)?,
+                "anyOf" if !obj.contains_key("format") && self.formats_only(v).is_some() => {
+                    // `{"anyOf": [{"format": "ipv4"}, {"format": "ipv6"}]}` (how `IpAddr` is
+                    // published): one check, named `ipv4 or ipv6` in its message.
+                    let (checks, names) = self.formats_only(v).expect("checked");
+                    r.str_format = Some((StrCheck::Any(checks), names.join(" or ").into()));
+                }
                 "anyOf" | "oneOf" => {
                     let branches = self.subschemas(v, key, at)?;
                     let raw = v.as_array().expect("checked by subschemas");
@@ -350,12 +406,24 @@ impl<'s> Compiler<'s> {
                 }
                 // Without `if` these do nothing (2020-12 §10.2.2).
                 "then" | "else" => {}
-                "format" => match v.as_str().and_then(formats::parse) {
-                    Some(Format::Str(f, name)) => r.str_format = Some((f, name)),
-                    Some(Format::Int(f)) => r.int_format = Some(f),
-                    // Any other format is an annotation.
-                    None => {}
-                },
+                "format" => {
+                    let Some(name) = v.as_str() else {
+                        return Err(format!("{at}: `format` must be a string"));
+                    };
+                    match (self.formats.get(name), formats::parse(name)) {
+                        (Some(check), _) => {
+                            r.str_format = Some((StrCheck::Custom(check.clone()), name.into()))
+                        }
+                        (None, Some(Format::Str(f))) => {
+                            r.str_format = Some((StrCheck::Std(f), name.into()))
+                        }
+                        (None, Some(Format::Int(f))) => r.int_format = Some(f),
+                        (None, None) => self.unchecked.push(UncheckedFormat {
+                            name: name.into(),
+                            at: at.into(),
+                        }),
+                    }
+                }
                 k if ANNOTATIONS.contains(&k) => {}
                 k if k.starts_with("x-") => {}
                 other => {
@@ -457,7 +525,7 @@ mod tests {
     fn annotations_are_ignored() {
         #[rustfmt::skip]
         let rows: Vec<(Value, Value, &[&str])> = vec![
-            (json!({"title": "T", "description": "D", "default": 1, "format": "email", "examples": [1], "$comment": "c"}), json!("not an email"), &[]),
+            (json!({"title": "T", "description": "D", "default": 1, "format": "sku", "examples": [1], "$comment": "c"}), json!("not an email"), &[]),
         ];
         table(rows);
         let v = Validator::compile(&json!({"title": "T", "x-origin": 1, "then": {}})).unwrap();

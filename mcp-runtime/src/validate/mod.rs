@@ -52,7 +52,7 @@
 //! | `report.rs` | `Msg` and its rendering, quoting of received values, the `fail!` macro |
 //! | `path.rs` | `Path`: where the walk is, rendered as a JSON Pointer on demand |
 //! | `numbers.rs` | `Num`: exact comparison of JSON numbers; integral floats |
-//! | `formats.rs` | the asserted `format`s: std parsers, RFC 3339 dates and durations, integer ranges |
+//! | `formats/` | the asserted `format`s: JSON Schema 2020-12's vocabulary by RFC (`net.rs` addresses and host names, `uri.rs` URIs, IRIs and templates, `time.rs` RFC 3339, `pointer.rs` JSON Pointers, regexes and UUIDs), integer ranges, and the user's (`custom.rs`: [`Formats`]) |
 //! | `equality.rs` | JSON Schema equality (`enum`, `const`, `uniqueItems`) and its keyed hash |
 
 mod check;
@@ -71,7 +71,9 @@ mod report;
 mod unevaluated;
 mod union;
 
+pub use compile::UncheckedFormat;
 pub use decode::DEFAULT_UNTAGGED_DECODE_LIMIT;
+pub use formats::{FormatCheck, Formats};
 use node::Node;
 pub use numbers::integer_out_of_range;
 pub use pattern::{DEFAULT_PATTERN_BACKTRACK_LIMIT, NonLinearPattern};
@@ -89,8 +91,10 @@ pub struct Violation {
 }
 
 /// Whether `s` is a valid value of the string `format` named `name`, checked exactly as the
-/// validator checks arguments (`date`, `time`, `date-time`, `duration`, `uuid`, `ip`, `ipv4`,
-/// `ipv6`, `uri`); `None` for a format the validator does not assert. For a tool body that must
+/// validator checks arguments: every format of JSON Schema 2020-12 (`email`, `idn-email`,
+/// `hostname`, `idn-hostname`, `ipv4`, `ipv6`, `uri`, `uri-reference`, `iri`, `iri-reference`,
+/// `uri-template`, `uuid`, `date`, `time`, `date-time`, `duration`, `json-pointer`,
+/// `relative-json-pointer`, `regex`) and `ip`; `None` for any other name. For a tool body that must
 /// check a string the schema cannot declare, with the same rules as the published formats.
 ///
 /// ```
@@ -99,11 +103,12 @@ pub struct Violation {
 /// assert_eq!(string_conforms("date", "2023-02-29"), Some(false));
 /// assert_eq!(string_conforms("ipv4", "10.0.0.256"), Some(false));
 /// assert_eq!(string_conforms("int32", "7"), None);
+/// assert_eq!(string_conforms("email", "not an email"), Some(false));
 /// assert_eq!(string_conforms("color", "red"), None);
 /// ```
 pub fn string_conforms(name: &str, s: &str) -> Option<bool> {
     match formats::parse(name)? {
-        formats::Format::Str(f, _) => Some(formats::is_valid(f, s)),
+        formats::Format::Str(f) => Some(formats::is_valid(f, s)),
         formats::Format::Int(_) => None,
     }
 }
@@ -114,6 +119,16 @@ pub struct Validator {
     nodes: Vec<Node>,
     /// The untagged unions, when one of them holds itself: decoding is counted (`decode.rs`).
     decode: Option<Box<decode::Decode>>,
+    /// Formats nobody checks, in schema order.
+    unchecked_formats: Vec<UncheckedFormat>,
+}
+
+impl Validator {
+    /// The formats of the schema that neither JSON Schema's vocabulary nor the [`Formats`] it
+    /// was compiled with check: annotations only.
+    pub fn unchecked_formats(&self) -> &[UncheckedFormat] {
+        &self.unchecked_formats
+    }
 }
 
 /// The model-readable text for a rejected call.

@@ -4,7 +4,7 @@ use std::collections::HashMap;
 
 use serde_json::Value;
 
-use super::formats::{IntFormat, StrFormat};
+use super::formats::{IntFormat, StrCheck};
 use super::numbers::Num;
 use super::pattern::Pattern;
 
@@ -116,7 +116,7 @@ pub(super) struct Rules {
     pub(super) max_length: Option<u64>,
     pub(super) pattern: Option<Pattern>,
     /// A string `format` this validator asserts, and its name.
-    pub(super) str_format: Option<(StrFormat, &'static str)>,
+    pub(super) str_format: Option<(StrCheck, Box<str>)>,
     /// An integer `format` (`int64`, `uint8`, …): its range, checked before `type`.
     pub(super) int_format: Option<IntFormat>,
 

@@ -15,6 +15,8 @@ pub mod differential;
 pub mod elicitation_limits;
 pub mod error_types;
 pub mod flatten;
+pub mod formats;
+pub mod formats_served;
 pub mod hand_expanded;
 pub mod hidden_failures;
 pub mod http_limits;

@@ -133,7 +133,7 @@ pub fn samples() -> Vec<Sample> {
         ("ip", json!({"v": "127.0.0.1"}), Same),
         ("ip", json!({"v": "::1"}), Same),
         ("ip", json!({"v": 1}), Refused("/v: must be a string (got number)")),
-        ("ip", json!({"v": "localhost"}), Refused("/v: must be a valid ip (got \"localhost\")")),
+        ("ip", json!({"v": "localhost"}), Refused("/v: must be a valid ipv4 or ipv6 (got \"localhost\")")),
         ("ipv6", json!({"v": "fe80::1"}), Same),
         ("ipv6", json!({"v": "10.0.0.1"}), Refused("/v: must be a valid ipv6 (got \"10.0.0.1\")")),
         ("socket", json!({"v": "127.0.0.1:8080"}), Same),

@@ -1,10 +1,8 @@
-//! `format`: the formats schemars publishes for types whose deserializer would refuse a value
-//! anyway are asserted; every other format stays an annotation.
-//!
-//! Strings: `ipv4`, `ipv6`, `ip` (either; `IpAddr`) with the std parsers the Rust types use;
-//! `uuid` (the hyphenated 8-4-4-4-12 hex form); `date`, `time`, `date-time` (RFC 3339 §5.6, a
-//! leap second only at 23:59 UTC); `duration` (RFC 3339 Appendix A); `uri` (RFC 3986 §3: a
-//! scheme, `:`, then only URI characters and well-formed `%` escapes).
+//! `format`: every string format of JSON Schema 2020-12 (§7.3) is asserted, each by the RFC it
+//! names (`net.rs`, `uri.rs`, `time.rs`, `pointer.rs`), and so are the integer formats schemars
+//! publishes for Rust's integer types. A format neither knows nor the server registered
+//! ([`super::Formats`]) is reported when the schema is compiled, so the server refuses to
+//! publish a promise nobody keeps.
 //!
 //! Integers: `int8` … `int64`, `uint8` … `uint64`, `int`/`uint` (`isize`/`usize`, 64 bits),
 //! `int128`/`uint128` (what `serde_json::Value` holds: `i64::MIN..=u64::MAX`). A value outside
@@ -12,22 +10,68 @@
 //! range is refused as inexact (serde_json parses every integer literal that fits 64 bits as an
 //! integer, so such a float was written with a fraction or an exponent and may have been rounded).
 
+mod custom;
+mod net;
+mod pointer;
+mod time;
+mod uri;
+
 use serde_json::Number;
+
+pub(super) use self::custom::StrCheck;
+pub use self::custom::{FormatCheck, Formats};
 
 use super::numbers::Num;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) enum StrFormat {
+    Email,
+    IdnEmail,
+    Hostname,
+    IdnHostname,
     Ipv4,
     Ipv6,
     Ip,
+    Uri,
+    UriReference,
+    Iri,
+    IriReference,
+    UriTemplate,
     Uuid,
     Date,
     Time,
     DateTime,
     Duration,
-    Uri,
+    JsonPointer,
+    RelativeJsonPointer,
+    Regex,
 }
+
+/// The string formats asserted, by name: the whole JSON Schema 2020-12 vocabulary (§7.3), and
+/// `ip` (either address family), which schemars publishes for `IpAddr` and the schema profile
+/// rewrites into the standard `ipv4`/`ipv6`.
+pub(super) const STRING_FORMATS: [(&str, StrFormat); 20] = [
+    ("email", StrFormat::Email),
+    ("idn-email", StrFormat::IdnEmail),
+    ("hostname", StrFormat::Hostname),
+    ("idn-hostname", StrFormat::IdnHostname),
+    ("ipv4", StrFormat::Ipv4),
+    ("ipv6", StrFormat::Ipv6),
+    ("ip", StrFormat::Ip),
+    ("uri", StrFormat::Uri),
+    ("uri-reference", StrFormat::UriReference),
+    ("iri", StrFormat::Iri),
+    ("iri-reference", StrFormat::IriReference),
+    ("uri-template", StrFormat::UriTemplate),
+    ("uuid", StrFormat::Uuid),
+    ("date", StrFormat::Date),
+    ("time", StrFormat::Time),
+    ("date-time", StrFormat::DateTime),
+    ("duration", StrFormat::Duration),
+    ("json-pointer", StrFormat::JsonPointer),
+    ("relative-json-pointer", StrFormat::RelativeJsonPointer),
+    ("regex", StrFormat::Regex),
+];
 
 /// An integer format's range and the bounds as written in messages.
 #[derive(Debug, Clone, Copy)]
@@ -39,7 +83,7 @@ pub(super) struct IntFormat {
 }
 
 pub(super) enum Format {
-    Str(StrFormat, &'static str),
+    Str(StrFormat),
     Int(IntFormat),
 }
 
@@ -75,18 +119,10 @@ const fn stringify_num(n: i128) -> &'static str {
 
 /// The format of this name, when this validator asserts it.
 pub(super) fn parse(name: &str) -> Option<Format> {
-    use StrFormat::*;
-    let s = |f, n| Some(Format::Str(f, n));
+    if let Some((_, f)) = STRING_FORMATS.iter().find(|(n, _)| *n == name) {
+        return Some(Format::Str(*f));
+    }
     match name {
-        "ipv4" => s(Ipv4, "ipv4"),
-        "ipv6" => s(Ipv6, "ipv6"),
-        "ip" => s(Ip, "ip"),
-        "uuid" => s(Uuid, "uuid"),
-        "date" => s(Date, "date"),
-        "time" => s(Time, "time"),
-        "date-time" => s(DateTime, "date-time"),
-        "duration" => s(Duration, "duration"),
-        "uri" => s(Uri, "uri"),
         "int8" => Some(Format::Int(int!(i8::MIN, i8::MAX))),
         "int16" => Some(Format::Int(int!(i16::MIN, i16::MAX))),
         "int32" => Some(Format::Int(int!(i32::MIN, i32::MAX))),
@@ -151,189 +187,29 @@ impl IntFormat {
 
 /// True when `s` is in the format.
 pub(super) fn is_valid(f: StrFormat, s: &str) -> bool {
+    use StrFormat::*;
     match f {
-        StrFormat::Ipv4 => s.parse::<std::net::Ipv4Addr>().is_ok(),
-        StrFormat::Ipv6 => s.parse::<std::net::Ipv6Addr>().is_ok(),
-        StrFormat::Ip => s.parse::<std::net::IpAddr>().is_ok(),
-        StrFormat::Uuid => is_uuid(s),
-        StrFormat::Date => is_date(s),
-        StrFormat::Time => is_time(s),
-        StrFormat::DateTime => match s.find(['T', 't']) {
-            Some(i) => is_date(&s[..i]) && is_time(&s[i + 1..]),
-            None => false,
-        },
-        StrFormat::Duration => is_duration(s),
-        StrFormat::Uri => is_uri(s),
+        Email => net::is_email(s, false),
+        IdnEmail => net::is_email(s, true),
+        Hostname => net::is_hostname(s),
+        IdnHostname => net::is_idn_hostname(s),
+        Ipv4 => net::is_ipv4(s),
+        Ipv6 => net::is_ipv6(s),
+        Ip => net::is_ipv4(s) || net::is_ipv6(s),
+        Uri => uri::is_uri(s, false, false),
+        UriReference => uri::is_uri(s, false, true),
+        Iri => uri::is_uri(s, true, false),
+        IriReference => uri::is_uri(s, true, true),
+        UriTemplate => uri::is_uri_template(s),
+        Uuid => pointer::is_uuid(s),
+        Date => time::is_date(s),
+        Time => time::is_time(s),
+        DateTime => time::is_date_time(s),
+        Duration => time::is_duration(s),
+        JsonPointer => pointer::is_json_pointer(s),
+        RelativeJsonPointer => pointer::is_relative_json_pointer(s),
+        Regex => pointer::is_regex(s),
     }
-}
-
-/// `xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx`, hex digits of either case.
-fn is_uuid(s: &str) -> bool {
-    let b = s.as_bytes();
-    b.len() == 36
-        && b.iter().enumerate().all(|(i, c)| match i {
-            8 | 13 | 18 | 23 => *c == b'-',
-            _ => c.is_ascii_hexdigit(),
-        })
-}
-
-fn digits(b: &[u8]) -> Option<u32> {
-    b.iter().try_fold(0u32, |n, c| {
-        c.is_ascii_digit().then(|| n * 10 + u32::from(c - b'0'))
-    })
-}
-
-/// RFC 3339 `full-date`: `YYYY-MM-DD`, the day within its month (leap years included).
-fn is_date(s: &str) -> bool {
-    let b = s.as_bytes();
-    if b.len() != 10 || b[4] != b'-' || b[7] != b'-' {
-        return false;
-    }
-    let (Some(y), Some(m), Some(d)) = (digits(&b[..4]), digits(&b[5..7]), digits(&b[8..])) else {
-        return false;
-    };
-    let leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
-    let days = match m {
-        1 | 3 | 5 | 7 | 8 | 10 | 12 => 31,
-        4 | 6 | 9 | 11 => 30,
-        2 if leap => 29,
-        2 => 28,
-        _ => return false,
-    };
-    (1..=days).contains(&d)
-}
-
-/// RFC 3339 `full-time`: `HH:MM:SS[.frac](Z|±HH:MM)`; second 60 only when it is 23:59:60 UTC.
-fn is_time(s: &str) -> bool {
-    let b = s.as_bytes();
-    if b.len() < 9 || b[2] != b':' || b[5] != b':' {
-        return false;
-    }
-    let (Some(h), Some(m), Some(sec)) = (digits(&b[..2]), digits(&b[3..5]), digits(&b[6..8]))
-    else {
-        return false;
-    };
-    if h > 23 || m > 59 || sec > 60 {
-        return false;
-    }
-    let mut i = 8;
-    if b[i] == b'.' {
-        let start = i + 1;
-        i = start;
-        while i < b.len() && b[i].is_ascii_digit() {
-            i += 1;
-        }
-        if i == start {
-            return false;
-        }
-    }
-    let utc_minutes = match &b[i..] {
-        [b'Z' | b'z'] => (h * 60 + m) as i32,
-        [sign @ (b'+' | b'-'), oh @ .., b':', _, _] if oh.len() == 2 => {
-            let (Some(oh), Some(om)) = (digits(oh), digits(&b[b.len() - 2..])) else {
-                return false;
-            };
-            if oh > 23 || om > 59 {
-                return false;
-            }
-            let offset = (oh * 60 + om) as i32;
-            let local = (h * 60 + m) as i32;
-            let utc = if *sign == b'+' {
-                local - offset
-            } else {
-                local + offset
-            };
-            utc.rem_euclid(24 * 60)
-        }
-        _ => return false,
-    };
-    sec != 60 || utc_minutes == 23 * 60 + 59
-}
-
-/// RFC 3339 Appendix A `duration`: `P` then weeks alone, or date parts (Y, M, D in order, no
-/// gaps) and/or `T` with time parts (H, M, S in order, no gaps); at least one part.
-fn is_duration(s: &str) -> bool {
-    let Some(rest) = s.strip_prefix('P') else {
-        return false;
-    };
-    let (date, time) = match rest.split_once('T') {
-        Some((d, t)) => (d, Some(t)),
-        None => (rest, None),
-    };
-    // Each part: digits then a unit; returns the units in order.
-    fn units(s: &str) -> Option<Vec<u8>> {
-        let b = s.as_bytes();
-        let mut out = Vec::new();
-        let mut i = 0;
-        while i < b.len() {
-            let start = i;
-            while i < b.len() && b[i].is_ascii_digit() {
-                i += 1;
-            }
-            if i == start || i == b.len() {
-                return None;
-            }
-            out.push(b[i]);
-            i += 1;
-        }
-        Some(out)
-    }
-    // A run of consecutive units from `order` (no gaps, in order).
-    fn run(got: &[u8], order: &[u8]) -> bool {
-        got.is_empty() || order.windows(got.len()).any(|w| w == got)
-    }
-    let Some(d) = units(date) else { return false };
-    if d == [b'W'] {
-        return time.is_none();
-    }
-    if !run(&d, b"YMD") {
-        return false;
-    }
-    match time {
-        None => !d.is_empty(),
-        Some(t) => match units(t) {
-            Some(t) => !t.is_empty() && run(&t, b"HMS"),
-            None => false,
-        },
-    }
-}
-
-/// RFC 3986 `URI`: `scheme ":" hier-part [ "?" query ] [ "#" fragment ]`, checked at the level
-/// of its characters: a scheme (`ALPHA *( ALPHA / DIGIT / "+" / "-" / "." )`), and after it only
-/// unreserved, reserved and `%HH` escapes, with at most one `#`.
-fn is_uri(s: &str) -> bool {
-    let Some((scheme, rest)) = s.split_once(':') else {
-        return false;
-    };
-    let mut sc = scheme.bytes();
-    if !sc.next().is_some_and(|c| c.is_ascii_alphabetic())
-        || !sc.all(|c| c.is_ascii_alphanumeric() || matches!(c, b'+' | b'-' | b'.'))
-    {
-        return false;
-    }
-    let b = rest.as_bytes();
-    let mut hashes = 0;
-    let mut i = 0;
-    while i < b.len() {
-        match b[i] {
-            b'%' => {
-                if !(i + 2 < b.len()
-                    && b[i + 1].is_ascii_hexdigit()
-                    && b[i + 2].is_ascii_hexdigit())
-                {
-                    return false;
-                }
-                i += 2;
-            }
-            b'#' => hashes += 1,
-            c if c.is_ascii_alphanumeric() => {}
-            b'-' | b'.' | b'_' | b'~' | b':' | b'/' | b'?' | b'[' | b']' | b'@' | b'!' | b'$'
-            | b'&' | b'\'' | b'(' | b')' | b'*' | b'+' | b',' | b';' | b'=' => {}
-            _ => return false,
-        }
-        i += 1;
-    }
-    hashes <= 1
 }
 
 #[cfg(test)]
@@ -362,8 +238,11 @@ mod tests {
             (json!({"format": "duration"}), json!("P1Y3D"), &[r#"/x: must be a valid duration (got "P1Y3D")"#]),
             (json!({"format": "uri"}), json!("https://example.com/a?b=c#d"), &[]),
             (json!({"format": "uri"}), json!("/relative"), &[r#"/x: must be a valid uri (got "/relative")"#]),
-            // unknown formats annotate; a format applies to strings only
-            (json!({"format": "email"}), json!("not an email"), &[]),
+            (json!({"format": "email"}), json!("not an email"), &[r#"/x: must be a valid email (got "not an email")"#]),
+            (json!({"format": "email"}), json!("joe@example.com"), &[]),
+            // unknown formats annotate here (the server refuses to publish them); a format
+            // applies to strings only
+            (json!({"format": "sku"}), json!("anything"), &[]),
             (json!({"format": "ipv4"}), json!(5), &[]),
         ];
         table(rows);
