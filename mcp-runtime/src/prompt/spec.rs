@@ -13,7 +13,7 @@ use crate::schema::InputSchema;
 use crate::tool::call::CallParts;
 use crate::tool::panic::catch_sync;
 use crate::tool::spec::StateReq;
-use crate::validate::Validator;
+use crate::validate::{Formats, Validator};
 
 /// The handler generated for a prompt: validated arguments, context and state in; the messages out.
 pub type PromptHandler = fn(CallParts) -> BoxFuture<'static, Result<GetPromptResult, ToolError>>;
@@ -85,7 +85,15 @@ pub struct Prompt {
 
 impl Prompt {
     /// Builds the argument list and the validator, or says why the prompt cannot be served.
+    /// A format of the arguments that nobody checks is an annotation here; a server refuses it
+    /// ([`crate::ServerBuilder::format`]).
     pub fn try_build(spec: PromptSpec) -> Result<Self, String> {
+        Prompt::try_build_with(spec, &Formats::new().allow_unchecked())
+    }
+
+    /// [`Prompt::try_build`] with a server's own string formats; a format nobody checks is a
+    /// problem unless `formats` allows it.
+    pub(crate) fn try_build_with(spec: PromptSpec, formats: &Formats) -> Result<Self, String> {
         let (schema, problems) = catch_sync(|| {
             let mut input = InputSchema::new();
             (spec.input)(&mut input);
@@ -101,8 +109,19 @@ impl Prompt {
         if !problems.is_empty() {
             return Err(problems);
         }
-        let validator = Validator::compile(&schema)
+        let validator = Validator::compile_with(&schema, formats)
             .map_err(|e| format!("its arguments cannot be validated: {e}"))?;
+        if !formats.unchecked_allowed()
+            && let Some(u) = validator.unchecked_formats().first()
+        {
+            return Err(format!(
+                "its arguments name the format \"{name}\" at {at}, which nothing checks: register \
+                 a check with ServerBuilder::format(\"{name}\", …), or allow formats nobody checks \
+                 with ServerBuilder::allow_unchecked_formats()",
+                name = u.name,
+                at = u.at
+            ));
+        }
         let required: Vec<&str> = schema
             .get("required")
             .and_then(Value::as_array)

@@ -8,6 +8,7 @@ use std::sync::Arc;
 
 use crate::prompt::spec::{Prompt, PromptSpec};
 use crate::protocol::Listing;
+use crate::validate::Formats;
 
 /// An ordered set of prompts, as `prompts![…]` makes it. Nothing is built until a server is.
 #[derive(Clone, Default)]
@@ -87,6 +88,14 @@ impl Prompts {
     /// Builds every prompt of `tables`; a name published twice, or a prompt that cannot be built,
     /// is a problem (all of them are reported).
     pub fn build(tables: &[PromptTable]) -> Result<Prompts, Vec<PromptBuildError>> {
+        Prompts::build_with(tables, &Formats::new().allow_unchecked())
+    }
+
+    /// [`Prompts::build`] with a server's own string formats.
+    pub(crate) fn build_with(
+        tables: &[PromptTable],
+        formats: &Formats,
+    ) -> Result<Prompts, Vec<PromptBuildError>> {
         let mut problems = Vec::new();
         let mut first_table: HashMap<&'static str, usize> = HashMap::new();
         let mut list = Vec::new();
@@ -105,7 +114,7 @@ impl Prompts {
                     continue;
                 }
                 first_table.insert(spec.name, t);
-                match Prompt::try_build(spec) {
+                match Prompt::try_build_with(spec, formats) {
                     Ok(p) => {
                         index.insert(spec.name, list.len());
                         list.push(p);

@@ -344,7 +344,7 @@ impl ServerBuilder {
                 ToolTable::default()
             }),
         };
-        let prompts = Prompts::build(&self.prompts).unwrap_or_else(|found| {
+        let prompts = Prompts::build_with(&self.prompts, &self.formats).unwrap_or_else(|found| {
             problems.extend(found.into_iter().map(BuildError::Prompt));
             Prompts::default()
         });

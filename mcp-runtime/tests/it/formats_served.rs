@@ -200,3 +200,39 @@ async fn unchecked_formats_can_be_allowed_as_annotations() {
     let client = mcp_runtime::Client::in_process(&server).await.unwrap();
     accepted(&client, "order", json!({"sku": "anything"})).await;
 }
+
+/// Drafts a reply to a ticket.
+#[prompt]
+fn reply(
+    /// The ticket.
+    #[arg(format = "ticket")]
+    ticket: String,
+) -> String {
+    format!("Reply to {ticket}.")
+}
+
+#[tokio::test]
+async fn prompt_arguments_use_the_servers_formats_too() {
+    let Err(e) = Server::builder("desk", "1")
+        .prompts(prompts![reply])
+        .build()
+    else {
+        panic!("built with a format nobody checks");
+    };
+    assert!(e.to_string().contains(r#"the format "ticket""#), "{e}");
+
+    let server = Server::builder("desk", "1")
+        .prompts(prompts![reply])
+        .format("ticket", |s: &str| s.starts_with("T-"))
+        .build()
+        .unwrap_or_else(|e| panic!("builds: {e}"));
+    let client = mcp_runtime::Client::in_process(&server).await.unwrap();
+    let ok = client.get_prompt("reply", [("ticket", "T-1")]).await;
+    assert!(ok.is_ok(), "{ok:?}");
+    let refused = client.get_prompt("reply", [("ticket", "X-1")]).await;
+    let text = format!("{refused:?}");
+    assert!(
+        refused.is_err() && text.contains("must be a valid ticket"),
+        "{text}"
+    );
+}
