@@ -63,11 +63,22 @@ pub fn expand_ret_fns(tool: &ToolFn, paths: &Paths) -> TokenStream {
     let ret_fns = paths.prompt_ret_fns();
     let ret_fns_of = paths.prompt_ret_fns_of();
     let ret = &tool.output.ty;
+    let probe = paths.ret_probe();
+    let kinds = [
+        paths.result_ret_kind(),
+        paths.plain_ret_kind(),
+        paths.visible_err_kind(),
+        paths.plain_err_kind(),
+    ];
+    // The error type goes through the tools' probe: a `VisibleError` is shown.
     let body = quote_spanned! {tool.output.span=>
-        #ret_fns_of::<#ret, _>()
+        let __mcp_probe = #probe::<#ret>::new();
+        let __mcp_err = (&__mcp_probe).__mcp_ret_kind().err(&__mcp_probe);
+        #ret_fns_of::<#ret, _, _>((&&__mcp_err).__mcp_err_kind())
     };
     quote! {
         fn __mcp_ret() -> #ret_fns<#ret> {
+            #(#[allow(unused_imports)] use #kinds as _;)*
             #body
         }
     }

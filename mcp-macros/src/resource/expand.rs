@@ -119,13 +119,21 @@ fn expand_contracts(res: &ResourceFn, paths: &Paths) -> TokenStream {
         paths.result_res_kind(),
         paths.direct_res_kind(),
         paths.json_res_kind(),
+        paths.visible_err_kind(),
+        paths.plain_err_kind(),
     ];
     let body = quote_spanned! {*span=>
         let __mcp_probe = #probe::<#ret>::new();
         let __mcp_kind = (&&__mcp_probe).__mcp_res_kind();
-        // A `Result`'s `Ok` type goes through the same autoref: text or JSON.
+        // A `Result`'s `Ok` type goes through the same autoref: text or JSON; its error type
+        // through its own: a `VisibleError` is shown.
         let __mcp_ok = __mcp_kind.ok(&__mcp_probe);
-        __mcp_kind.fns(&__mcp_probe, (&&__mcp_ok).__mcp_res_kind())
+        let __mcp_err = __mcp_kind.err(&__mcp_probe);
+        __mcp_kind.fns(
+            &__mcp_probe,
+            (&&__mcp_ok).__mcp_res_kind(),
+            (&&__mcp_err).__mcp_err_kind(),
+        )
     };
     out.extend(quote! {
         fn __mcp_ret() -> #res_ret_fns<#ret> {

@@ -4,6 +4,7 @@
 use serde::ser::{Serialize, SerializeMap, Serializer};
 use serde_json::Value;
 
+use crate::error::visible::{ErrConv, PlainConv};
 use crate::error::{IntoToolError, ToolError};
 use crate::tool::content::{Content, content_from_json};
 
@@ -181,8 +182,8 @@ impl IntoPromptMessages for GetPromptResult {
     label = "a prompt returns `String`, `PromptMessage`, `Vec<PromptMessage>` or `GetPromptResult`",
     note = "build the messages with `PromptMessage::user(...)` and `PromptMessage::assistant(...)`; a `Result<T, E>` of one of these types works too"
 )]
-pub trait PromptReturn<M> {
-    /// The rendered prompt, or the body's error.
+pub trait PromptReturn<M, C = PlainConv<M>> {
+    /// The rendered prompt, or the body's error as `C` converts it.
     fn into_prompt(self) -> Result<GetPromptResult, ToolError>;
 }
 
@@ -191,16 +192,18 @@ pub struct Plain;
 /// Marks a `Result` return type (`M` is its error's conversion).
 pub struct Fallible<M>(std::marker::PhantomData<M>);
 
-impl<T: IntoPromptMessages> PromptReturn<Plain> for T {
+impl<T: IntoPromptMessages, C: ErrConv<ToolError>> PromptReturn<Plain, C> for T {
     fn into_prompt(self) -> Result<GetPromptResult, ToolError> {
         Ok(self.into_prompt_result())
     }
 }
 
-impl<T: IntoPromptMessages, E: IntoToolError<M>, M> PromptReturn<Fallible<M>> for Result<T, E> {
+impl<T: IntoPromptMessages, E: IntoToolError<M>, M, C: ErrConv<E>> PromptReturn<Fallible<M>, C>
+    for Result<T, E>
+{
     fn into_prompt(self) -> Result<GetPromptResult, ToolError> {
         self.map(IntoPromptMessages::into_prompt_result)
-            .map_err(IntoToolError::into_tool_error)
+            .map_err(C::convert)
     }
 }
 
@@ -211,7 +214,9 @@ pub struct PromptRetFns<R> {
 }
 
 /// The operations on `R`; the bound is the return contract, reported at the return type.
-pub fn prompt_ret_fns<R: PromptReturn<M>, M>() -> PromptRetFns<R> {
+/// `C` converts the body's error as a tool's is: a [`VisibleError`](crate::VisibleError) shown,
+/// any other type hidden.
+pub fn prompt_ret_fns<R: PromptReturn<M, C>, M, C>(_: C) -> PromptRetFns<R> {
     PromptRetFns {
         convert: |value, _| value.into_prompt(),
     }

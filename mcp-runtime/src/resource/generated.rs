@@ -8,6 +8,7 @@ use serde_json::{Value, json};
 use crate::__private::RetProbe;
 use futures_util::future::BoxFuture;
 
+use crate::error::visible::{ErrConv, ErrProbe};
 use crate::error::{IntoToolError, ProtocolError, ToolError};
 use crate::prompt::CompleteRequest;
 use crate::prompt::complete::filter_prefix;
@@ -129,15 +130,22 @@ impl ResultRes {
         RetProbe::new()
     }
 
-    /// The operations on `Result<T, E>`: the error as a tool's is, the `Ok` value as `K` says
-    /// (text, bytes and contents directly; any other `Serialize` value as JSON).
-    pub fn fns<T, E: IntoToolError<M>, M, K: OkContents<T>>(
+    /// The probe of the error type, whose tag says how an error is converted.
+    pub fn err<T, E>(&self, _: &RetProbe<Result<T, E>>) -> ErrProbe<E> {
+        ErrProbe::new()
+    }
+
+    /// The operations on `Result<T, E>`: the error as a tool's is (`C`: a
+    /// [`VisibleError`](crate::VisibleError) shown, any other type hidden), the `Ok` value as `K`
+    /// says (text, bytes and contents directly; any other `Serialize` value as JSON).
+    pub fn fns<T, E: IntoToolError<M>, M, K: OkContents<T>, C: ErrConv<E>>(
         &self,
         _: &RetProbe<Result<T, E>>,
         _: K,
+        _: C,
     ) -> ResRetFns<Result<T, E>> {
         ResRetFns {
-            convert: |r| K::convert(r.map_err(IntoToolError::into_tool_error)?),
+            convert: |r| K::convert(r.map_err(C::convert)?),
         }
     }
 }
@@ -148,8 +156,18 @@ impl DirectRes {
         RetProbe::new()
     }
 
+    /// Not a `Result`: the probe of `ToolError`, which converts as itself.
+    pub fn err<T>(&self, _: &RetProbe<T>) -> ErrProbe<ToolError> {
+        ErrProbe::new()
+    }
+
     /// The operations on text, bytes or contents.
-    pub fn fns<T: IntoResourceContents, K>(&self, _: &RetProbe<T>, _: K) -> ResRetFns<T> {
+    pub fn fns<T: IntoResourceContents, K, C: ErrConv<ToolError>>(
+        &self,
+        _: &RetProbe<T>,
+        _: K,
+        _: C,
+    ) -> ResRetFns<T> {
         ResRetFns {
             convert: <DirectRes as OkContents<T>>::convert,
         }
@@ -162,8 +180,18 @@ impl JsonRes {
         RetProbe::new()
     }
 
+    /// Not a `Result`: the probe of `ToolError`, which converts as itself.
+    pub fn err<T>(&self, _: &RetProbe<T>) -> ErrProbe<ToolError> {
+        ErrProbe::new()
+    }
+
     /// The operations on a value sent as JSON text.
-    pub fn fns<T: JsonResource, K>(&self, _: &RetProbe<T>, _: K) -> ResRetFns<T> {
+    pub fn fns<T: JsonResource, K, C: ErrConv<ToolError>>(
+        &self,
+        _: &RetProbe<T>,
+        _: K,
+        _: C,
+    ) -> ResRetFns<T> {
         ResRetFns {
             convert: <JsonRes as OkContents<T>>::convert,
         }

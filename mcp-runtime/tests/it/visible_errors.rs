@@ -164,3 +164,56 @@ fn the_functions_still_return_their_own_errors_when_called_directly() {
     );
     assert!(read_note_checked(2).unwrap_err().is_internal());
 }
+
+/// A note, as a resource: the domain error as a tool's is.
+#[resource(uri = "note://{id}", mime_type = "text/plain")]
+fn note(id: String) -> Result<String, DeskError> {
+    find(id.parse().unwrap_or(0))
+}
+
+/// A reply drafted from a note: the domain error as a tool's is.
+#[prompt]
+fn draft(id: u32) -> Result<String, DeskError> {
+    find(id).map(|note| format!("Draft a reply about: {note}"))
+}
+
+#[tokio::test]
+async fn resources_and_prompts_show_visible_variants_and_hide_the_others() {
+    let server = Server::builder("desk", "1")
+        .resources(resources![note])
+        .prompts(prompts![draft])
+        .build()
+        .unwrap_or_else(|e| panic!("builds: {e}"));
+    let client = mcp_runtime::Client::in_process(&server).await.unwrap();
+
+    assert!(client.read_resource("note://1").await.is_ok());
+    let shown = format!("{:?}", client.read_resource("note://7").await.unwrap_err());
+    assert!(
+        shown.contains("no note 7; list the notes to see their ids"),
+        "{shown}"
+    );
+    let hidden = format!("{:?}", client.read_resource("note://2").await.unwrap_err());
+    assert!(
+        !hidden.contains("10.0.0.5") && !hidden.contains("hunter2"),
+        "{hidden}"
+    );
+    assert!(hidden.contains("errorId"), "{hidden}");
+
+    assert!(client.get_prompt("draft", [("id", "1")]).await.is_ok());
+    let shown = format!(
+        "{:?}",
+        client.get_prompt("draft", [("id", "7")]).await.unwrap_err()
+    );
+    assert!(
+        shown.contains("no note 7; list the notes to see their ids"),
+        "{shown}"
+    );
+    let hidden = format!(
+        "{:?}",
+        client.get_prompt("draft", [("id", "2")]).await.unwrap_err()
+    );
+    assert!(
+        !hidden.contains("10.0.0.5") && !hidden.contains("hunter2"),
+        "{hidden}"
+    );
+}
