@@ -25,15 +25,16 @@ pub use crate::resource::generated::{
 pub use crate::resource::{ResourceAnnotations, ResourceContents, ResourceDef, ResourceSet};
 pub use crate::resource::{ResourceSpec, ResourceTable};
 pub use crate::schema::{ArgSpec, Constraints, FlatKeys, InputSchema, Num, OutputSchema};
-pub use crate::tool::call::CallParts;
 pub use crate::tool::content::CallToolResult;
+pub use crate::tool::handler::CallParts;
 pub use crate::tool::handler::{
     FlatFns, boxed, boxed_blocking, inject, state_req, take_arg, take_flat, to_json,
 };
+pub use crate::tool::handler::{ReceiverFns, SharedReceiver, receiver_fns};
 pub use crate::tool::names::{joined, joined_len, joined_text, shared_name};
 pub use crate::tool::output::{IntoToolOutput, OutputForm, ToolOutput};
 pub use crate::tool::ret::{PlainRet, PlainRetKind, ResultRet, ResultRetKind, RetFns, RetProbe};
-pub use crate::tool::state::{ReceiverFns, SharedReceiver, StateMap, receiver_fns};
+pub use crate::tool::state::StateMap;
 pub use crate::tool::table::ToolTable;
 pub use crate::tool::{Annotations, StateReq, TaskSupport, ToolDef, ToolSet, ToolSpec};
 pub use futures_util::future::BoxFuture;

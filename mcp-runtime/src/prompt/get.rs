@@ -15,7 +15,7 @@ use crate::error::{ProtocolError, ToolErrorKind};
 use crate::prompt::complete::{CompleteRequest, completion_result, filter_prefix, run_completer};
 use crate::prompt::message::GetPromptResult;
 use crate::prompt::spec::Prompt;
-use crate::tool::call::CallParts;
+use crate::tool::handler::CallParts;
 use crate::tool::output::OutputForm;
 use crate::tool::panic::{catch, next_error_id};
 use crate::tool::state::StateMap;

@@ -10,9 +10,9 @@ use crate::error::ToolError;
 use crate::prompt::complete::CompleteFn;
 use crate::prompt::message::GetPromptResult;
 use crate::schema::InputSchema;
-use crate::tool::call::CallParts;
+use crate::tool::handler::CallParts;
 use crate::tool::panic::catch_sync;
-use crate::tool::spec::StateReq;
+use crate::tool::state::StateReq;
 use crate::validate::{Formats, Validator};
 
 /// The handler generated for a prompt: validated arguments, context and state in; the messages out.

@@ -13,7 +13,7 @@ use crate::error::{IntoToolError, ProtocolError, ToolError};
 use crate::prompt::CompleteRequest;
 use crate::prompt::complete::filter_prefix;
 use crate::resource::contents::{IntoResourceContents, ResourceContents, UriVar};
-use crate::tool::call::CallParts;
+use crate::tool::handler::CallParts;
 
 /// The operations on one template variable's type.
 pub struct VarFns<T> {

@@ -7,8 +7,8 @@ use serde_json::{Map, Value};
 use crate::error::ToolError;
 use crate::prompt::CompleteRequest;
 use crate::resource::contents::ResourceContents;
-use crate::tool::call::CallParts;
-use crate::tool::spec::StateReq;
+use crate::tool::handler::CallParts;
+use crate::tool::state::StateReq;
 
 /// The handler generated for a resource: the template's variables (as JSON strings in
 /// `CallParts::args`), the context and the state in; the contents out.

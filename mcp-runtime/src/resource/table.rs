@@ -15,7 +15,7 @@ use crate::protocol::Listing;
 use crate::resource::contents::ResourceContents;
 use crate::resource::spec::ResourceSpec;
 use crate::resource::template::UriTemplate;
-use crate::tool::call::CallParts;
+use crate::tool::handler::CallParts;
 use crate::tool::output::OutputForm;
 use crate::tool::panic::{catch, next_error_id};
 use crate::tool::state::StateMap;

@@ -7,27 +7,15 @@ use std::sync::Arc;
 use serde_json::{Map, Value};
 
 use crate::context::Context;
-use crate::error::{ProtocolError, ToolError, ToolErrorKind};
+use crate::error::{ProtocolError, ToolErrorKind};
 use crate::tool::content::{CallToolResult, Content};
+use crate::tool::handler::CallParts;
 use crate::tool::output::{OutputForm, ToolOutput};
 use crate::tool::panic::{catch, next_error_id};
 use crate::tool::spec::Tool;
 use crate::tool::state::StateMap;
 use crate::tool::table::ToolTable;
 use crate::validate::{Violation, format_violations};
-
-/// Everything a handler needs for one call; the arguments are already validated.
-pub struct CallParts {
-    /// The validated arguments.
-    pub args: Map<String, Value>,
-    /// The request context.
-    pub ctx: Context,
-    /// The server's state.
-    pub state: Arc<StateMap>,
-    /// What the handler makes of the returned value: whether structured output is wrapped as
-    /// `{"result": …}`, and the form the one who takes the result wants.
-    pub output: OutputForm,
-}
 
 /// What an unknown tool name gets.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -218,26 +206,6 @@ pub(crate) async fn run(
             Ok(hidden(name, &id).into())
         }
     }
-}
-
-/// Converts a value that failed to deserialize after passing the schema into a rejection.
-pub(crate) fn deserialize_failure(
-    tool: &str,
-    pointer: &str,
-    error: &serde_json::Error,
-) -> ToolError {
-    tracing::info!(tool, fields = ?[pointer], "rejected arguments");
-    ToolError::new_raw(format_violations(
-        tool,
-        &[Violation {
-            path: pointer.to_owned(),
-            // An integer outside its Rust type names the bound it breaks, not serde's words.
-            message: {
-                let message = error.to_string();
-                crate::validate::integer_out_of_range(&message).unwrap_or(message)
-            },
-        }],
-    ))
 }
 
 fn hidden(tool: &str, id: &str) -> CallToolResult {

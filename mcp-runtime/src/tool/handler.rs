@@ -3,6 +3,7 @@
 //! values, and the state requirements of its `&T` parameters. Re-exported through `__private`.
 
 use std::any::{Any, TypeId};
+use std::sync::Arc;
 
 use futures_util::future::BoxFuture;
 use serde::Serialize;
@@ -12,8 +13,9 @@ use serde_json::{Map, Value};
 use crate::context::Context;
 use crate::error::ToolError;
 use crate::schema::{FlatKeys, InputSchema};
-use crate::tool::call::CallParts;
-use crate::tool::spec::StateReq;
+use crate::tool::output::OutputForm;
+use crate::tool::state::{StateMap, StateReq};
+use crate::validate::{Violation, format_violations};
 
 /// Boxes a handler future (a tool's, whose `T` is its output, or a prompt's).
 pub fn boxed<'a, T, F>(f: F) -> BoxFuture<'a, Result<T, ToolError>>
@@ -95,7 +97,7 @@ fn deserialize<T: DeserializeOwned>(
 ) -> Result<T, ToolError> {
     serde_path_to_error::deserialize::<_, T>(value).map_err(|e| {
         let pointer = json_pointer(name, e.path());
-        crate::tool::call::deserialize_failure(parts.ctx.tool_name(), &pointer, e.inner())
+        deserialize_failure(parts.ctx.tool_name(), &pointer, e.inner())
     })
 }
 
@@ -159,6 +161,79 @@ fn json_pointer(name: Option<&str>, path: &serde_path_to_error::Path) -> String 
         }
     }
     pointer
+}
+
+/// Everything a handler needs for one call; the arguments are already validated.
+pub struct CallParts {
+    /// The validated arguments.
+    pub args: Map<String, Value>,
+    /// The request context.
+    pub ctx: Context,
+    /// The server's state.
+    pub state: Arc<StateMap>,
+    /// What the handler makes of the returned value: whether structured output is wrapped as
+    /// `{"result": …}`, and the form the one who takes the result wants.
+    pub output: OutputForm,
+}
+
+/// Converts a value that failed to deserialize after passing the schema into a rejection.
+pub(crate) fn deserialize_failure(
+    tool: &str,
+    pointer: &str,
+    error: &serde_json::Error,
+) -> ToolError {
+    tracing::info!(tool, fields = ?[pointer], "rejected arguments");
+    ToolError::new_raw(format_violations(
+        tool,
+        &[Violation {
+            path: pointer.to_owned(),
+            // An integer outside its Rust type names the bound it breaks, not serde's words.
+            message: {
+                let message = error.to_string();
+                crate::validate::integer_out_of_range(&message).unwrap_or(message)
+            },
+        }],
+    ))
+}
+
+/// A receiver a `#[toolbox]` method takes by value: `self: Arc<Self>`, a handle on the server's
+/// state that the body may keep past the call (to spawn a task, say).
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be the receiver of a tool method",
+    label = "a tool method takes `&self` or `self: Arc<Self>`",
+    note = "the server keeps the state and shares it between calls: take `&self`, or `self: Arc<Self>` to keep a handle past the call"
+)]
+pub trait SharedReceiver: Sized {
+    /// The state type the receiver shares.
+    type State: Any + Send + Sync;
+    /// The receiver for one call.
+    fn from_state(state: &StateMap) -> Option<Self>;
+}
+
+impl<T: Any + Send + Sync> SharedReceiver for Arc<T> {
+    type State = T;
+    fn from_state(state: &StateMap) -> Option<Self> {
+        state.get_arc::<T>()
+    }
+}
+
+/// The operations on a receiver taken by value, as the generated handler calls them.
+pub struct ReceiverFns<R> {
+    /// The state requirement of the receiver's type.
+    pub state_req: fn() -> Option<StateReq>,
+    /// The receiver for one call.
+    pub get: fn(&CallParts) -> Result<R, ToolError>,
+}
+
+/// The operations on a `self: R` receiver.
+pub fn receiver_fns<R: SharedReceiver>() -> ReceiverFns<R> {
+    ReceiverFns {
+        state_req: state_req::<R::State>,
+        get: |parts| {
+            R::from_state(&parts.state)
+                .ok_or_else(|| missing_state::<R::State>(parts.ctx.tool_name()))
+        },
+    }
 }
 
 #[cfg(test)]

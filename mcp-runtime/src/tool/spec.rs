@@ -1,6 +1,5 @@
 //! What one generated tool is: its static spec (from `#[tool]`) and the built tool a table serves.
 
-use std::any::TypeId;
 use std::sync::Arc;
 
 use futures_util::future::BoxFuture;
@@ -9,9 +8,10 @@ use serde_json::{Map, Value};
 
 use crate::error::ToolError;
 use crate::schema::{InputSchema, decodes};
-use crate::tool::call::CallParts;
+use crate::tool::handler::CallParts;
 use crate::tool::output::{OutputSchema, ToolOutput};
 use crate::tool::panic::catch_sync;
+use crate::tool::state::StateReq;
 use crate::validate::Validator;
 
 /// Behaviour hints. A hint left `None` is absent from the published annotations.
@@ -80,15 +80,6 @@ impl TaskSupport {
             TaskSupport::Required => "required",
         }
     }
-}
-
-/// A state type a tool borrows, checked when the server is built.
-#[derive(Debug, Clone, Copy)]
-pub struct StateReq {
-    /// The type's id.
-    pub type_id: TypeId,
-    /// The type's name, for the error message.
-    pub type_name: &'static str,
 }
 
 /// The handler generated for a tool: validated arguments, context and state in; the result out.

@@ -5,10 +5,6 @@ use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::Arc;
 
-use crate::error::ToolError;
-use crate::tool::call::CallParts;
-use crate::tool::spec::StateReq;
-
 /// A set of values keyed by type. A tool parameter `&T` borrows the `T` stored here.
 #[derive(Clone, Default)]
 pub struct StateMap {
@@ -86,45 +82,13 @@ impl StateMap {
     }
 }
 
-/// A receiver a `#[toolbox]` method takes by value: `self: Arc<Self>`, a handle on the server's
-/// state that the body may keep past the call (to spawn a task, say).
-#[diagnostic::on_unimplemented(
-    message = "`{Self}` cannot be the receiver of a tool method",
-    label = "a tool method takes `&self` or `self: Arc<Self>`",
-    note = "the server keeps the state and shares it between calls: take `&self`, or `self: Arc<Self>` to keep a handle past the call"
-)]
-pub trait SharedReceiver: Sized {
-    /// The state type the receiver shares.
-    type State: Any + Send + Sync;
-    /// The receiver for one call.
-    fn from_state(state: &StateMap) -> Option<Self>;
-}
-
-impl<T: Any + Send + Sync> SharedReceiver for Arc<T> {
-    type State = T;
-    fn from_state(state: &StateMap) -> Option<Self> {
-        state.get_arc::<T>()
-    }
-}
-
-/// The operations on a receiver taken by value, as the generated handler calls them.
-pub struct ReceiverFns<R> {
-    /// The state requirement of the receiver's type.
-    pub state_req: fn() -> Option<StateReq>,
-    /// The receiver for one call.
-    pub get: fn(&CallParts) -> Result<R, ToolError>,
-}
-
-/// The operations on a `self: R` receiver.
-pub fn receiver_fns<R: SharedReceiver>() -> ReceiverFns<R> {
-    ReceiverFns {
-        state_req: crate::tool::handler::state_req::<R::State>,
-        get: |parts| {
-            R::from_state(&parts.state).ok_or_else(|| {
-                crate::tool::handler::missing_state::<R::State>(parts.ctx.tool_name())
-            })
-        },
-    }
+/// A state type a tool borrows, checked when the server is built.
+#[derive(Debug, Clone, Copy)]
+pub struct StateReq {
+    /// The type's id.
+    pub type_id: TypeId,
+    /// The type's name, for the error message.
+    pub type_name: &'static str,
 }
 
 #[cfg(test)]

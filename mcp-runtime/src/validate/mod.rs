@@ -48,6 +48,7 @@
 //! | `unevaluated.rs` | `unevaluatedProperties`, `unevaluatedItems`: what the other keywords evaluated |
 //! | `union.rs` | why a union matched no branch: its discriminator, the selected or closest branch |
 //! | `decode.rs` | what serde's decoding of recursive untagged unions will repeat, counted and bounded before the tool's types are decoded |
+//! | `backtrack.rs` | the patterns that run by backtracking, and their budget |
 //! | `probe.rs` | a subschema tried only for its verdict (union branches, `if`, `not`, `contains`); nested probes of a container answered once |
 //! | `report.rs` | `Msg` and its rendering, quoting of received values, the `fail!` macro |
 //! | `path.rs` | `Path`: where the walk is, rendered as a JSON Pointer on demand |
@@ -55,6 +56,7 @@
 //! | `formats/` | the asserted `format`s: JSON Schema 2020-12's vocabulary by RFC (`net.rs` addresses and host names, `uri.rs` URIs, IRIs and templates, `time.rs` RFC 3339, `pointer.rs` JSON Pointers, regexes and UUIDs), integer ranges, and the user's (`custom.rs`: [`Formats`]) |
 //! | `equality.rs` | JSON Schema equality (`enum`, `const`, `uniqueItems`) and its keyed hash |
 
+mod backtrack;
 mod check;
 mod compile;
 mod containers;

@@ -3,7 +3,9 @@
 
 use std::fmt::Write as _;
 
-use super::report::QUOTE_LIMIT;
+/// Strings longer than this many characters are cut (with `…`) when quoted in a message, and
+/// keys when they are a segment of a violation's pointer.
+pub(super) const QUOTE_LIMIT: usize = 40;
 
 /// Where the value under check is: a linked list on the stack, turned into a JSON Pointer only
 /// when a violation is reported.

@@ -6,12 +6,8 @@ use std::fmt::Write as _;
 use serde_json::{Number, Value};
 
 use super::node::Types;
-use super::path::Path;
+use super::path::{Path, QUOTE_LIMIT};
 use super::{MAX_DEPTH, Violation};
-
-/// Strings longer than this many characters are cut (with `…`) when quoted in a message, and
-/// keys when they are a segment of a violation's pointer (`path.rs`).
-pub(super) const QUOTE_LIMIT: usize = 40;
 
 /// A violation before it is rendered. Keeping the text out of the recursive functions keeps
 /// their stack frames small, which is what lets [`MAX_DEPTH`] levels fit on a worker's stack.

@@ -10,8 +10,9 @@
 //! | `session/` | handshake-era sessions: open, find, cap, idle sweep (`mod.rs`); the live table (`table.rs`), each live session (`live.rs`), the `GET` stream and `DELETE` (`getstream.rs`) |
 //! | `relay.rs` | a client message about a call on another replica, handed on through the store's relay |
 //! | `store/` | [`store::SessionStore`]: where sessions are kept (in memory; in Redis with `redis`) |
-//! | `stateless.rs` | the 2026-07-28 header rules and the status of a JSON-RPC error |
-//! | `dispatch.rs` | one message to the server; its answer as JSON or as an event stream |
+//! | `stateless.rs` | the 2026-07-28 header rules |
+//! | `dispatch.rs` | one message to the server; its answer as JSON or as an event stream (in the stateless era with the status of a JSON-RPC error) |
+//! | `frames.rs` | a call's response stream (`Frames`) and the task running the call (`CallTask`, `Lifetime`) |
 //! | `batch.rs` | a batch on a 2025-03-26 session: its answers as one JSON array |
 //! | `resume.rs` | resumable streams: each session stream's events recorded in the [`store::EventStore`], `Last-Event-ID` replay and follow |
 //! | `sse.rs` | event-stream framing and keep-alive |
@@ -74,6 +75,7 @@
 mod auth;
 mod batch;
 mod dispatch;
+mod frames;
 mod guard;
 mod listener;
 mod options;
@@ -101,7 +103,8 @@ use crate::error::{ProtocolError, codes};
 use crate::protocol::subscriptions::LISTEN;
 use crate::protocol::{HANDSHAKE_VERSIONS, Incoming, RequestId};
 use crate::server::{Reply, Server, WriteJson, batch_items};
-use dispatch::{Lifetime, dispatch};
+use dispatch::dispatch;
+use frames::Lifetime;
 use session::{Sessions, find_session, initialize};
 use stateless::{is_stateless_message, is_stateless_version, stateless};
 

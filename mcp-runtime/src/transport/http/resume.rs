@@ -32,7 +32,7 @@ use futures_util::stream::{self, Stream, StreamExt};
 use serde_json::value::RawValue;
 use tokio::sync::mpsc;
 
-use super::dispatch::{CallTask, Frame, Frames};
+use super::frames::{CallTask, Frame, Frames};
 use super::session::random_u64;
 use super::sse::{Event, message, priming, sse_events};
 use super::store::{EventId, EventKind, EventStore, StoredEvent, StreamKey};

@@ -9,7 +9,8 @@ use base64::alphabet;
 use base64::engine::{GeneralPurpose, GeneralPurposeConfig};
 use serde_json::Value;
 
-use super::dispatch::{Lifetime, dispatch};
+use super::dispatch::dispatch;
+use super::frames::Lifetime;
 use super::guard::Headers;
 use super::{Endpoint, Refusal};
 use crate::context::connection::Connection;
@@ -19,7 +20,7 @@ use crate::protocol::value_member;
 use crate::protocol::{
     HANDSHAKE_VERSIONS, Incoming, Request as RpcRequest, STATELESS_VERSIONS, params_meta,
 };
-use crate::server::{Reply, Server};
+use crate::server::Server;
 
 /// True when `version` names a stateless protocol version.
 pub(super) fn is_stateless_version(version: Option<&str>) -> bool {
@@ -235,25 +236,6 @@ const PARAM_BASE64: GeneralPurpose = GeneralPurpose::new(
     &alphabet::STANDARD,
     GeneralPurposeConfig::new().with_decode_allow_trailing_bits(true),
 );
-
-/// The stateless era's status for a JSON-RPC error: 404 for an unknown method, 400 for a request
-/// the server cannot take as sent.
-pub(super) fn stateless_status(response: &Reply) -> StatusCode {
-    let code = response.protocol_error().map(|e| e.code);
-    match code {
-        None => StatusCode::OK,
-        Some(codes::METHOD_NOT_FOUND) => StatusCode::NOT_FOUND,
-        Some(
-            codes::PARSE_ERROR
-            | codes::INVALID_REQUEST
-            | codes::INVALID_PARAMS
-            | codes::HEADER_MISMATCH
-            | codes::MISSING_CAPABILITY
-            | codes::UNSUPPORTED_VERSION,
-        ) => StatusCode::BAD_REQUEST,
-        Some(_) => StatusCode::OK,
-    }
-}
 
 #[cfg(test)]
 mod tests {

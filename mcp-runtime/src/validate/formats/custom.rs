@@ -2,10 +2,7 @@
 //! nobody checks may still be published (as an annotation).
 
 use std::collections::BTreeMap;
-use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::Arc;
-
-use super::StrFormat;
 
 /// A user-defined string format's check: `true` when the string is in the format.
 pub type FormatCheck = Arc<dyn Fn(&str) -> bool + Send + Sync>;
@@ -76,39 +73,5 @@ impl std::fmt::Debug for Formats {
             .field("custom", &self.custom.keys().collect::<Vec<_>>())
             .field("unchecked_allowed", &self.unchecked_allowed)
             .finish()
-    }
-}
-
-/// How a node checks its string format.
-#[derive(Clone)]
-pub(in crate::validate) enum StrCheck {
-    Std(StrFormat),
-    Custom(FormatCheck),
-    /// Any of these (an `anyOf` of formats).
-    Any(Vec<StrCheck>),
-}
-
-impl StrCheck {
-    pub(in crate::validate) fn is_valid(&self, s: &str) -> bool {
-        match self {
-            StrCheck::Std(f) => super::is_valid(*f, s),
-            StrCheck::Any(checks) => checks.iter().any(|c| c.is_valid(s)),
-            StrCheck::Custom(check) => {
-                catch_unwind(AssertUnwindSafe(|| check(s))).unwrap_or_else(|_| {
-                    tracing::error!("a user-defined format check panicked; the value is refused");
-                    false
-                })
-            }
-        }
-    }
-}
-
-impl std::fmt::Debug for StrCheck {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            StrCheck::Std(s) => write!(f, "Std({s:?})"),
-            StrCheck::Custom(_) => f.write_str("Custom"),
-            StrCheck::Any(checks) => f.debug_tuple("Any").field(checks).finish(),
-        }
     }
 }

@@ -16,9 +16,10 @@ mod pointer;
 mod time;
 mod uri;
 
+use std::panic::{AssertUnwindSafe, catch_unwind};
+
 use serde_json::Number;
 
-pub(super) use self::custom::StrCheck;
 pub use self::custom::{FormatCheck, Formats};
 
 use super::numbers::Num;
@@ -209,6 +210,40 @@ pub(super) fn is_valid(f: StrFormat, s: &str) -> bool {
         JsonPointer => pointer::is_json_pointer(s),
         RelativeJsonPointer => pointer::is_relative_json_pointer(s),
         Regex => pointer::is_regex(s),
+    }
+}
+
+/// How a node checks its string format.
+#[derive(Clone)]
+pub(in crate::validate) enum StrCheck {
+    Std(StrFormat),
+    Custom(FormatCheck),
+    /// Any of these (an `anyOf` of formats).
+    Any(Vec<StrCheck>),
+}
+
+impl StrCheck {
+    pub(in crate::validate) fn is_valid(&self, s: &str) -> bool {
+        match self {
+            StrCheck::Std(f) => is_valid(*f, s),
+            StrCheck::Any(checks) => checks.iter().any(|c| c.is_valid(s)),
+            StrCheck::Custom(check) => {
+                catch_unwind(AssertUnwindSafe(|| check(s))).unwrap_or_else(|_| {
+                    tracing::error!("a user-defined format check panicked; the value is refused");
+                    false
+                })
+            }
+        }
+    }
+}
+
+impl std::fmt::Debug for StrCheck {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            StrCheck::Std(s) => write!(f, "Std({s:?})"),
+            StrCheck::Custom(_) => f.write_str("Custom"),
+            StrCheck::Any(checks) => f.debug_tuple("Any").field(checks).finish(),
+        }
     }
 }
 

@@ -3,10 +3,7 @@
 use std::fmt::Write;
 
 use super::ecma::Parser;
-
-const SPACE: &str = super::ecma::SPACE;
-const DIGIT: &str = super::ecma::DIGIT;
-const WORD: &str = super::ecma::WORD;
+use super::sets::{DIGIT, Item, NOTHING, SPACE, WORD};
 
 impl Parser<'_> {
     /// After a `[`: the class, written as a `regex` class (whose own syntax, nesting and set
@@ -176,17 +173,6 @@ impl Parser<'_> {
         }
         Ok(hi)
     }
-}
-
-/// A class that matches no character.
-pub(super) const NOTHING: &str = r"[^\x{0}-\x{10FFFF}]";
-
-/// What a class atom or escape stands for.
-pub(super) enum Item {
-    /// One code point (a lone surrogate among them, which no Rust string holds).
-    Cp(u32),
-    /// A set, already appended to the class items.
-    Set,
 }
 
 /// Appends the range `lo-hi` of code points, surrogates left out; `false` when nothing is left.

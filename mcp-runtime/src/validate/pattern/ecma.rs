@@ -19,7 +19,7 @@
 
 use std::fmt::Write;
 
-use super::class::{Item, NOTHING};
+use super::sets::{Item, NOTHING};
 
 /// What the translation needs: a finite automaton (linear time), or a backtracking engine.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -32,11 +32,6 @@ pub(crate) struct Translation {
     pub(crate) reason: Option<&'static str>,
 }
 
-/// ECMA-262's `\s`: WhiteSpace (tab, vertical tab, form feed, space, no-break space, zero width
-/// no-break space, the `Zs` category) and LineTerminator.
-pub(super) const SPACE: &str = r"\x{9}-\x{D}\x{20}\x{A0}\x{1680}\x{2000}-\x{200A}\x{2028}\x{2029}\x{202F}\x{205F}\x{3000}\x{FEFF}";
-pub(super) const DIGIT: &str = r"0-9";
-pub(super) const WORD: &str = r"0-9A-Za-z_";
 const LINE_END: &str = r"\x{A}\x{D}\x{2028}\x{2029}";
 
 /// Translates a pattern `regress` accepted with the `u` flag.

@@ -16,6 +16,7 @@
 //! [`HttpOptions::max_sessions`]: super::HttpOptions::max_sessions
 //! [`HttpOptions::session_store`]: super::HttpOptions::session_store
 
+mod fleet;
 mod getstream;
 mod live;
 mod table;
@@ -108,29 +109,10 @@ impl Sessions {
             return;
         };
         self.listener.call_once(|| {
-            let local = LocalSessions(Arc::downgrade(&self.table));
+            let local = fleet::LocalSessions(Arc::downgrade(&self.table));
             let store = (self.store.clone(), self.idle);
-            relay::listen(relay, self.replica, server.clone(), local, store);
+            fleet::listen(relay, self.replica, server.clone(), local, store);
         });
-    }
-}
-
-/// The sessions a replica serves, as its relay listener sees them: gone with the router.
-pub(super) struct LocalSessions(std::sync::Weak<Mutex<Table>>);
-
-impl LocalSessions {
-    /// The session `id` if this replica serves it; `None` once the router is gone.
-    pub(super) fn find(&self, id: &str) -> Option<Option<Arc<Session>>> {
-        let table = self.0.upgrade()?;
-        let session = lock(&table).get(id);
-        Some(session)
-    }
-
-    /// The sessions whose `GET` stream this replica holds; `None` once the router is gone.
-    pub(super) fn streaming(&self) -> Option<Vec<(String, Arc<Session>)>> {
-        let table = self.0.upgrade()?;
-        let streaming = lock(&table).streaming();
-        Some(streaming)
     }
 }
 
