@@ -12,11 +12,13 @@ mod ctxt;
 mod docs;
 mod expand;
 mod fallback;
+mod kind;
 mod model;
 mod paths;
 mod prompt;
 mod question;
 mod resource;
+mod tokens;
 mod toolbox;
 
 use proc_macro::TokenStream;

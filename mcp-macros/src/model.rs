@@ -12,25 +12,7 @@ use crate::ctxt::Ctxt;
 use crate::docs::{Description, Docs};
 use crate::paths::Paths;
 
-/// What a function under one of the attributes becomes: the pipeline (arguments, injection,
-/// validation, the handler) is the same, the registration and the return contract differ.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub enum Kind {
-    /// `#[tool]`
-    Tool,
-    /// `#[prompt]`
-    Prompt,
-}
-
-impl Kind {
-    /// `tool` or `prompt`, for messages.
-    pub fn noun(self) -> &'static str {
-        match self {
-            Kind::Tool => "tool",
-            Kind::Prompt => "prompt",
-        }
-    }
-}
+pub use crate::kind::Kind;
 
 /// A function under `#[tool]` (or `#[prompt]`: see `kind`).
 pub struct ToolFn {
@@ -445,7 +427,7 @@ impl Owner {
             .flat_map(|tt| -> Vec<TokenTree> {
                 match tt {
                     TokenTree::Ident(i) if i == "Self" => {
-                        crate::expand::respan(self.self_ty.to_token_stream(), i.span())
+                        crate::tokens::respan(self.self_ty.to_token_stream(), i.span())
                             .into_iter()
                             .collect()
                     }

@@ -4,7 +4,7 @@
 use proc_macro2::TokenStream;
 use quote::{ToTokens, quote};
 
-use crate::model::Kind;
+use crate::kind::Kind;
 
 /// The root of the runtime as the generated code names it: `::mcp_runtime` unless overridden.
 #[derive(Clone)]

@@ -8,8 +8,8 @@ use syn::spanned::Spanned;
 
 use crate::attr::ArgAttrs;
 use crate::ctxt::Ctxt;
-use crate::expand::type_text;
 use crate::model::{ToolArg, ToolFn};
+use crate::tokens::type_text;
 
 /// A flattened argument has no property of its own: a key that describes one (a name, a
 /// description, a default, a constraint) or a doc comment would be silently dropped, so each is

@@ -14,6 +14,7 @@
 mod bounds;
 mod flatten;
 mod hints;
+mod kind;
 mod literal;
 mod names;
 mod pattern;
@@ -62,5 +63,5 @@ pub(crate) fn check(cx: &Ctxt, tool: &ToolFn) {
     }
     check_unique_arg_names(cx, tool);
     check_flatten_once(cx, tool);
-    crate::prompt::check_kind_keys(cx, tool);
+    kind::check_kind_keys(cx, tool);
 }

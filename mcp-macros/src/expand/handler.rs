@@ -5,9 +5,10 @@
 use proc_macro2::{Delimiter, Group, TokenStream};
 use quote::{quote, quote_spanned};
 
-use super::{binding, default_fn, respan, type_fns};
+use super::default_fn;
 use crate::model::{Param, ToolFn};
 use crate::paths::Paths;
+use crate::tokens::{binding, respan, type_fns};
 
 pub fn expand_state(tool: &ToolFn, paths: &Paths) -> TokenStream {
     let injected = tool.params.iter().map(|p| matches!(p, Param::Inject(_)));

@@ -3,6 +3,7 @@
 //! impl block, one such struct per method and the type's `ToolSet`. Reads only the model.
 
 mod handler;
+mod prompt;
 mod register;
 mod schema;
 mod toolbox;
@@ -19,7 +20,6 @@ pub use register::{
 };
 pub use toolbox::expand_toolbox;
 pub(crate) use validate::expand_bundle_fn;
-pub use validate::type_text;
 
 /// The expansion of a `#[tool]` function that passed every check.
 pub fn expand_tool(tool: &ToolFn) -> TokenStream {
@@ -47,8 +47,8 @@ pub fn expand_def(tool: &ToolFn) -> TokenStream {
             register::expand_spec(tool, &paths),
         ),
         Kind::Prompt => (
-            crate::prompt::expand_completers(tool, &paths),
-            crate::prompt::expand_spec(tool, &paths),
+            prompt::expand_completers(tool, &paths),
+            prompt::expand_spec(tool, &paths),
         ),
     };
     let name = tool.name().value;
@@ -83,35 +83,6 @@ pub fn expand_type_checks(tool: &ToolFn) -> TokenStream {
     let contracts = validate::expand_contracts(tool, &paths);
     let defaults = schema::expand_defaults(tool, &paths);
     quote!(#contracts #defaults)
-}
-
-/// `tokens` with every span set to `span`, paths interpolated from `Paths` included: rustc reports
-/// a call's unmet bound at the whole call, which only lands on the user's token when all of the
-/// call's tokens carry its span.
-pub(crate) fn respan(tokens: TokenStream, span: proc_macro2::Span) -> TokenStream {
-    tokens
-        .into_iter()
-        .map(|mut tt| {
-            if let proc_macro2::TokenTree::Group(g) = &tt {
-                let mut group = proc_macro2::Group::new(g.delimiter(), respan(g.stream(), span));
-                group.set_span(span);
-                tt = proc_macro2::TokenTree::Group(group);
-            } else {
-                tt.set_span(span);
-            }
-            tt
-        })
-        .collect()
-}
-
-/// The local that holds the `i`th parameter in the handler.
-pub(crate) fn binding(i: usize) -> syn::Ident {
-    quote::format_ident!("__mcp_arg_{}", i)
-}
-
-/// The generated fn returning the checked operations on the `i`th parameter's type.
-pub(crate) fn type_fns(i: usize) -> syn::Ident {
-    quote::format_ident!("__mcp_type_{}", i)
 }
 
 /// The generated fn computing the default of the `i`th parameter.

@@ -7,11 +7,12 @@ use quote::{quote, quote_spanned};
 use syn::ext::IdentExt;
 use syn::spanned::Spanned;
 
-use super::{default_fn, respan, type_fns};
+use super::default_fn;
 use crate::attr::{ArgAttrs, Attr, Num};
 use crate::docs::Description;
 use crate::model::ToolFn;
 use crate::paths::Paths;
+use crate::tokens::{respan, type_fns};
 
 /// One fn per default, `fn __mcp_default_<i>() -> ArgType { expr }`: the schema and the handler
 /// share it, so a default of the wrong type is reported once, at the expression.

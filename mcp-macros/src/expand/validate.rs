@@ -6,13 +6,13 @@
 //! own marker bound (`StrArg`, `ItemsArg`, `NumArg`) at the same span.
 
 use proc_macro2::{Delimiter, Group, Span, TokenStream};
-use quote::{ToTokens, quote, quote_spanned};
+use quote::{quote, quote_spanned};
 use syn::spanned::Spanned;
 
-use super::type_fns;
 use crate::attr::Num;
 use crate::model::{Param, ToolArg, ToolFn};
 use crate::paths::Paths;
+use crate::tokens::{type_fns, type_text};
 
 pub fn expand_contracts(tool: &ToolFn, paths: &Paths) -> TokenStream {
     let mut out = TokenStream::new();
@@ -179,32 +179,9 @@ fn spanned_assert(start: Span, end: Span, cond: TokenStream, msg: &str) -> Token
     }
 }
 
-/// A type as the user wrote it, for messages: `Option<u8>`, not `Option < u8 >`.
-pub fn type_text(ty: &syn::Type) -> String {
-    let mut s = ty.to_token_stream().to_string();
-    for (from, to) in [
-        (" < ", "<"),
-        ("< ", "<"),
-        (" <", "<"),
-        (" >", ">"),
-        (" :: ", "::"),
-        (":: ", "::"),
-        (" ,", ","),
-        ("& ", "&"),
-        ("[ ", "["),
-        (" ]", "]"),
-        ("( ", "("),
-        (" )", ")"),
-        (" ;", ";"),
-    ] {
-        s = s.replace(from, to);
-    }
-    s
-}
-
 fn expand_ret_fns(tool: &ToolFn, paths: &Paths) -> TokenStream {
     if tool.kind == crate::model::Kind::Prompt {
-        return crate::prompt::expand_ret_fns(tool, paths);
+        return super::prompt::expand_ret_fns(tool, paths);
     }
     let ret_fns = paths.ret_fns();
     let ret_probe = paths.ret_probe();

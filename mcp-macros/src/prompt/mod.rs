@@ -4,13 +4,9 @@
 //! keys a prompt refuses, the return contract, the completion fns and the `PromptSpec`.
 
 use proc_macro2::TokenStream;
-use quote::{quote, quote_spanned};
-use syn::spanned::Spanned;
 
 use crate::ctxt::Ctxt;
-use crate::expand::{expand_texts, respan};
-use crate::model::{Kind, ToolFn};
-use crate::paths::Paths;
+use crate::model::ToolFn;
 
 /// `#[prompt]` on a function: parse, model, check, expand (or the fallback).
 pub fn expand_prompt(attr: TokenStream, item: TokenStream) -> TokenStream {
@@ -30,97 +26,4 @@ pub fn expand_prompt(attr: TokenStream, item: TokenStream) -> TokenStream {
         crate::expand::expand_tool,
         crate::fallback::expand,
     )
-}
-
-/// The keys one kind accepts on an argument and the other does not: `complete` is a prompt's,
-/// `flatten` a tool's (a prompt's arguments are a flat list of strings).
-pub fn check_kind_keys(cx: &Ctxt, tool: &ToolFn) {
-    for arg in tool.args() {
-        match tool.kind {
-            Kind::Tool => {
-                if let Some(span) = arg.attrs.complete.key_span() {
-                    cx.error_at(
-                        span,
-                        "`complete` applies to `#[prompt]` arguments: a client completes prompt arguments, not tool arguments; remove it",
-                    );
-                }
-            }
-            Kind::Prompt => {
-                if let Some(span) = arg.attrs.flatten.key_span() {
-                    cx.error_at(
-                        span,
-                        "`flatten` does not apply to prompt arguments: a prompt's arguments are a flat list of strings; take each field as its own parameter",
-                    );
-                }
-            }
-        }
-    }
-}
-
-/// `__mcp_ret()`: the return type's conversion into messages, its contract (`PromptReturn`)
-/// spanned at the type the user wrote.
-pub fn expand_ret_fns(tool: &ToolFn, paths: &Paths) -> TokenStream {
-    let ret_fns = paths.prompt_ret_fns();
-    let ret_fns_of = paths.prompt_ret_fns_of();
-    let ret = &tool.output.ty;
-    let probe = paths.ret_probe();
-    let kinds = [
-        paths.result_ret_kind(),
-        paths.plain_ret_kind(),
-        paths.visible_err_kind(),
-        paths.plain_err_kind(),
-    ];
-    // The error type goes through the tools' probe: a `VisibleError` is shown.
-    let body = quote_spanned! {tool.output.span=>
-        let __mcp_probe = #probe::<#ret>::new();
-        let __mcp_err = (&__mcp_probe).__mcp_ret_kind().err(&__mcp_probe);
-        #ret_fns_of::<#ret, _, _>((&&__mcp_err).__mcp_err_kind())
-    };
-    quote! {
-        fn __mcp_ret() -> #ret_fns<#ret> {
-            #(#[allow(unused_imports)] use #kinds as _;)*
-            #body
-        }
-    }
-}
-
-/// `__mcp_completers()`: each `complete = f` as a fn pointer, the call to `f` spanned at `f` so
-/// that a fn of the wrong signature is reported there.
-pub fn expand_completers(tool: &ToolFn, paths: &Paths) -> TokenStream {
-    let complete_fn = paths.complete_fn();
-    let complete_with = paths.complete_with();
-    let vec = paths.vec();
-    let entries = tool.args().filter_map(|arg| {
-        let f = arg.attrs.complete.get()?;
-        let name = arg.name().value;
-        let path = &f.value;
-        let call = respan(quote!(#complete_with(#path, __mcp_request)), path.span());
-        Some(quote! {
-            (#name, (|__mcp_request| #call) as #complete_fn)
-        })
-    });
-    let entries: Vec<TokenStream> = entries.collect();
-    quote! {
-        fn __mcp_completers() -> #vec<(&'static str, #complete_fn)> {
-            #vec::from([#(#entries),*])
-        }
-    }
-}
-
-/// The `PromptSpec` literal ending `spec()`.
-pub fn expand_spec(tool: &ToolFn, paths: &Paths) -> TokenStream {
-    let prompt_spec = paths.prompt_spec();
-    let name = tool.name().value;
-    let (title, description) = expand_texts(tool, paths);
-    quote! {
-        #prompt_spec {
-            name: #name,
-            title: #title,
-            description: #description,
-            input: __mcp_input,
-            handler: __mcp_handler,
-            state: __mcp_state,
-            completers: __mcp_completers,
-        }
-    }
 }

@@ -9,8 +9,9 @@ use syn::spanned::Spanned;
 
 use super::model::{Param, ResourceFn};
 use crate::docs::Description;
-use crate::expand::{ListKind, binding, expand_bundle_fn, expand_state_fn, respan, type_fns};
+use crate::expand::{ListKind, expand_bundle_fn, expand_state_fn};
 use crate::paths::Paths;
+use crate::tokens::{binding, respan, type_fns};
 
 /// `resources![…]`.
 pub const RESOURCES: ListKind = ListKind {

@@ -15,9 +15,14 @@ use serde::de::value::SeqAccessDeserializer;
 use serde::de::{Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde_json::{Map, Value};
 
-use super::stateless::{
-    CLIENT_CAPABILITIES_KEY, CLIENT_INFO_KEY, LOG_LEVEL_KEY, PROTOCOL_VERSION_KEY,
-};
+/// `_meta` key: the protocol version of this request.
+pub const PROTOCOL_VERSION_KEY: &str = "io.modelcontextprotocol/protocolVersion";
+/// `_meta` key: the client's capabilities for this request.
+pub const CLIENT_CAPABILITIES_KEY: &str = "io.modelcontextprotocol/clientCapabilities";
+/// `_meta` key: the client's `Implementation`.
+pub const CLIENT_INFO_KEY: &str = "io.modelcontextprotocol/clientInfo";
+/// `_meta` key: the lowest log level the client wants for this request (absent: no log messages).
+pub const LOG_LEVEL_KEY: &str = "io.modelcontextprotocol/logLevel";
 
 /// The `params` object of a request or a notification.
 ///

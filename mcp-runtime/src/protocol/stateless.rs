@@ -13,14 +13,10 @@ use super::{
 };
 use crate::error::{ProtocolError, codes};
 
-/// `_meta` key: the protocol version of this request.
-pub const PROTOCOL_VERSION_KEY: &str = "io.modelcontextprotocol/protocolVersion";
-/// `_meta` key: the client's capabilities for this request.
-pub const CLIENT_CAPABILITIES_KEY: &str = "io.modelcontextprotocol/clientCapabilities";
-/// `_meta` key: the client's `Implementation`.
-pub const CLIENT_INFO_KEY: &str = "io.modelcontextprotocol/clientInfo";
-/// `_meta` key: the lowest log level the client wants for this request (absent: no log messages).
-pub const LOG_LEVEL_KEY: &str = "io.modelcontextprotocol/logLevel";
+/// The request `_meta` keys of the envelope, defined beside the `_meta` reader (`params.rs`).
+pub use super::params::{
+    CLIENT_CAPABILITIES_KEY, CLIENT_INFO_KEY, LOG_LEVEL_KEY, PROTOCOL_VERSION_KEY,
+};
 /// Result `_meta` key: the server's `Implementation`.
 pub const SERVER_INFO_KEY: &str = "io.modelcontextprotocol/serverInfo";
 

@@ -1,9 +1,8 @@
-//! The knobs of a server ([`ServerOptions`]) and their defaults; set on its [`ServerBuilder`].
+//! The knobs of a server ([`ServerOptions`]) and their defaults; set on its
+//! [`ServerBuilder`](super::ServerBuilder).
 
 use std::time::Duration;
 
-#[cfg(doc)]
-use super::{ResourceUpdates, ServerBuilder};
 use crate::task::TaskOptions;
 use crate::tool::call::UnknownToolPolicy;
 
@@ -38,7 +37,7 @@ pub const DEFAULT_MAX_LISTEN_URIS: usize = 256;
 /// stays cheap.
 pub const DEFAULT_MAX_URI_BYTES: usize = 65_536;
 
-/// The knobs of a server, set on its [`ServerBuilder`].
+/// The knobs of a server, set on its [`ServerBuilder`](super::ServerBuilder).
 #[derive(Debug, Clone)]
 pub struct ServerOptions {
     /// Tools per `tools/list` page; `None`: one page.
@@ -75,7 +74,7 @@ pub struct ServerOptions {
     /// The limits and timings of tasks (tools marked `#[tool(task)]`).
     pub tasks: TaskOptions,
     /// Declare `resources.listChanged: true`: the application calls
-    /// [`ResourceUpdates::list_changed`] when the set of resources changes.
+    /// [`ResourceUpdates::list_changed`](super::ResourceUpdates::list_changed) when the set of resources changes.
     pub resources_list_changed: bool,
     /// How many `subscriptions/listen` streams one connection may have open.
     pub max_listens_per_connection: usize,
