@@ -10,7 +10,8 @@ use tokio::sync::Semaphore;
 
 use super::options::ServerOptions;
 use super::resources::ResourceUpdates;
-use super::{Server, ServerInner};
+use super::{RootsChangedFn, Server, ServerInner};
+use crate::context::roots::RootsChanged;
 use crate::prompt::{PromptBuildError, PromptTable, Prompts};
 use crate::protocol::Implementation;
 use crate::protocol::stateless::ServerStamp;
@@ -33,6 +34,7 @@ pub struct ServerBuilder {
     state: StateMap,
     options: ServerOptions,
     task_store: Option<Arc<dyn TaskStore>>,
+    on_roots_changed: Option<RootsChangedFn>,
 }
 
 /// Why a server could not be built.
@@ -109,6 +111,7 @@ impl Server {
             state: StateMap::new(),
             options: ServerOptions::default(),
             task_store: None,
+            on_roots_changed: None,
         }
     }
 }
@@ -282,6 +285,19 @@ impl ServerBuilder {
         pub fn untagged_decode_limit(n: u64) => options.untagged_decode_limit = n;
     }
 
+    /// Runs `f` (on a task of its own) each time a client of the handshake era says its roots
+    /// changed (`notifications/roots/list_changed`); [`RootsChanged::roots`] reads the new list.
+    /// Without it the notification is only logged. A stateless (2026-07-28) client has no session
+    /// to send it on: a tool asks [`crate::Context::roots`] on each call instead.
+    pub fn on_roots_changed<F, Fut>(mut self, f: F) -> Self
+    where
+        F: Fn(RootsChanged) -> Fut + Send + Sync + 'static,
+        Fut: std::future::Future<Output = ()> + Send + 'static,
+    {
+        self.on_roots_changed = Some(Arc::new(move |changed| Box::pin(f(changed))));
+        self
+    }
+
     /// Where task records live (default: a [`MemoryTaskStore`] of this server's own).
     pub fn task_store(mut self, store: Arc<dyn TaskStore>) -> Self {
         self.task_store = Some(store);
@@ -432,6 +448,7 @@ impl ServerBuilder {
                 call_slots,
                 capabilities,
                 tasks,
+                on_roots_changed: self.on_roots_changed,
             }),
         })
     }

@@ -42,7 +42,7 @@
 use std::fmt;
 use std::future::Future;
 use std::pin::Pin;
-use std::sync::atomic::{AtomicBool, AtomicU64};
+use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -127,7 +127,15 @@ struct ServerInner {
     capabilities: Value,
     /// `None` when no tool can run as a task.
     tasks: Option<Arc<crate::task::run::Tasks>>,
+    on_roots_changed: Option<RootsChangedFn>,
 }
+
+/// What [`ServerBuilder::on_roots_changed`] keeps.
+type RootsChangedFn = Arc<
+    dyn Fn(crate::context::roots::RootsChanged) -> futures_util::future::BoxFuture<'static, ()>
+        + Send
+        + Sync,
+>;
 
 /// The methods of prompts, resources and completion a server with `empty_prompts_and_resources` answers.
 const EMPTY_LIST_METHODS: &[&str] = &[
