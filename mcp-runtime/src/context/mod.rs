@@ -308,9 +308,10 @@ impl std::fmt::Display for ClientRequestError {
 impl std::error::Error for ClientRequestError {}
 
 impl Context {
-    /// Sends the request `method` with `params` to the client and waits for its result: a
-    /// sampling request (`sampling/createMessage`), a form [`Context::elicit`] cannot express,
-    /// `roots/list`. Handshake era only; it travels on the call's own response stream over HTTP.
+    /// Sends the request `method` with `params` to the client and waits for its result: a form
+    /// [`Context::elicit`] cannot express, a method this crate has no typed call for (sampling
+    /// and roots have theirs: [`Context::sample`], [`Context::roots`], in both eras). Handshake
+    /// era only; it travels on the call's own response stream over HTTP.
     /// The caller checks the client declared the capability the method needs
     /// ([`Context::client_capabilities`]).
     pub async fn client_request(
