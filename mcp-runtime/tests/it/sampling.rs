@@ -111,9 +111,19 @@ async fn workspace(ctx: &Context) -> Result<Vec<String>, ToolError> {
     }
 }
 
+/// Summarize `text` with the client's model, as a task.
+#[tool(task)]
+async fn summarize_later(ctx: &Context, text: String) -> Result<String, ToolError> {
+    let request = CreateMessageRequest::new(300).user(text);
+    match ctx.sample(request).await {
+        Ok(answer) => Ok(answer.text_content().unwrap_or_default()),
+        Err(e) => Err(ToolError::new(e.to_string())),
+    }
+}
+
 fn server() -> Server {
     Server::builder("sampling", "1")
-        .tools(tools![summarize, rich, workspace])
+        .tools(tools![summarize, rich, workspace, summarize_later])
         .build()
         .unwrap()
 }
@@ -213,6 +223,27 @@ async fn the_typed_request_and_result_round_trip_in_both_eras() {
     let answer = serde_json::to_value(rich_answer()).unwrap();
     assert_eq!(answer["stopReason"], "toolUse");
     assert_eq!(answer["role"], "assistant");
+}
+
+#[tokio::test]
+async fn a_task_samples_through_its_input_flow() {
+    let seen: Arc<Mutex<Vec<CreateMessageRequest>>> = Arc::default();
+    let client = Client::builder()
+        .on_sampling(model(Arc::clone(&seen)))
+        .in_process(&server())
+        .await
+        .unwrap();
+    let started = client
+        .call_tool_as_task("summarize_later", json!({"text": "later"}), None)
+        .await
+        .unwrap();
+    let id = mcp_runtime::client::started_task_id(&started).expect("a task");
+    let result = client.task_result(id).await.unwrap();
+    assert_eq!(result["content"][0]["text"], "summary: later", "{result}");
+    assert_eq!(
+        seen.lock().unwrap().as_slice(),
+        &[CreateMessageRequest::new(300).user("later")]
+    );
 }
 
 #[tokio::test]
