@@ -104,7 +104,11 @@ pub mod __private;
 pub use client::{Client, ClientBuilder, ClientError};
 pub use context::connection::Connection;
 pub use context::elicitation::{ElicitError, Elicitation};
-pub use context::{ClientRequestError, Context};
+pub use context::roots::{Root, RootsChanged};
+pub use context::sampling::{
+    CreateMessageRequest, CreateMessageResult, SamplingContent, SamplingMessage,
+};
+pub use context::{AskError, ClientRequestError, Context};
 pub use error::{ProtocolError, ToolError, VisibleError, error_chain};
 pub use prompt::{
     CompleteRequest, GetPromptResult, Prompt, PromptBuildError, PromptMessage, PromptTable, Role,

@@ -34,6 +34,7 @@ fn binary(example: &str) -> &'static str {
         "notes" => env!("CARGO_BIN_EXE_notes"),
         "atrium" => env!("CARGO_BIN_EXE_atrium"),
         "conformance" => env!("CARGO_BIN_EXE_conformance"),
+        "review" => env!("CARGO_BIN_EXE_review"),
         other => panic!("no example {other}"),
     }
 }
@@ -262,6 +263,14 @@ async fn check_golden_list(example: &str, era: Era, list: &str) -> Result<(), St
         "UPDATE_GOLDEN=1 cargo test -p examples --test it contracts::",
     )
     .map_err(|e| format!("{example} ({era:?}) no longer publishes its contract: {e}"))
+}
+
+#[tokio::test]
+async fn review_publishes_its_golden_contract_in_both_eras() {
+    // Its scenario is its own (tests/it/review.rs): it asks the client's model and roots.
+    for era in ERAS {
+        check_golden("review", era).await.unwrap();
+    }
 }
 
 #[tokio::test]

@@ -3,4 +3,5 @@
 pub mod cli;
 pub mod contracts;
 pub mod python;
+pub mod review;
 pub mod tasks_stdio;

@@ -1,5 +1,5 @@
 //! Options of a client before it connects: the era it speaks, its identity, and the callbacks
-//! for progress, log messages and elicitation.
+//! for progress, log messages and elicitation (sampling and roots: `input.rs`).
 
 use super::*;
 
@@ -104,6 +104,8 @@ pub struct ClientBuilder {
     on_progress: Option<ProgressFn>,
     on_log: Option<LogFn>,
     elicitation: Option<ElicitFn>,
+    pub(super) sampling: Option<super::input::SamplingFn>,
+    pub(super) roots: Option<Vec<crate::context::roots::Root>>,
     max_message_bytes: usize,
 }
 
@@ -121,6 +123,8 @@ impl Default for ClientBuilder {
             on_progress: None,
             on_log: None,
             elicitation: None,
+            sampling: None,
+            roots: None,
             max_message_bytes: 64 * 1024 * 1024,
         }
     }
@@ -188,6 +192,17 @@ impl ClientBuilder {
             };
             caps.insert("elicitation".into(), form);
         }
+        if self.sampling.is_some() {
+            // Tool use in sampling came with 2025-11-25.
+            let sampling = match &self.era {
+                Era::Handshake(v) if v.as_str() < "2025-11-25" => json!({}),
+                _ => json!({"tools": {}}),
+            };
+            caps.insert("sampling".into(), sampling);
+        }
+        if self.roots.is_some() {
+            caps.insert("roots".into(), json!({"listChanged": true}));
+        }
         Value::Object(caps)
     }
 
@@ -211,6 +226,8 @@ impl ClientBuilder {
             on_progress: self.on_progress,
             on_log: self.on_log,
             elicitation: self.elicitation,
+            sampling: self.sampling,
+            roots: Mutex::new(self.roots),
             session: OnceLock::new(),
             closed: AtomicBool::new(false),
             unmatched: AtomicUsize::new(0),

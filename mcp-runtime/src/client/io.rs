@@ -1,6 +1,6 @@
 //! The client's two loops: one writes outgoing messages, one reads and routes what the
 //! server sends (responses, notifications, change notifications to their listeners, requests
-//! such as elicitation).
+//! such as elicitation, sampling and roots).
 
 use super::listen;
 use super::*;
@@ -128,16 +128,9 @@ pub(super) async fn read_loop<R: AsyncRead + Unpin>(
                     let params = req
                         .params
                         .map_or_else(|| Value::Object(Map::new()), |p| p.into_value());
-                    let response = match (req.method.as_str(), &inner.elicitation) {
-                        ("ping", _) => result_response(&req.id, json!({})),
-                        ("elicitation/create", Some(handler)) => {
-                            let answer = handler(elicitation_request(&params)).await;
-                            result_response(&req.id, answer.to_json())
-                        }
-                        (method, _) => error_response(
-                            &req.id.to_json(),
-                            &ProtocolError::method_not_found(method),
-                        ),
+                    let response = match super::input::answer(&inner, &req.method, &params).await {
+                        Ok(result) => result_response(&req.id, result),
+                        Err(e) => error_response(&req.id.to_json(), &e),
                     };
                     inner.send(response);
                 });

@@ -16,12 +16,14 @@
 //! |---|---|
 //! | this file | [`Client`]: requests, notifications, the session it negotiated |
 //! | `builder.rs` | [`ClientBuilder`], [`Era`], the callbacks, [`ClientError`] |
+//! | `input.rs` | answers to the server's questions (elicitation, sampling, roots) in both eras |
 //! | `tasks.rs` | task calls: as a task, get, result, update, cancel, list |
 //! | `listen.rs` | [`Client::listen`]: change notifications in either era, as a [`Listener`] |
 //! | `io.rs` | the write loop and the read loop that routes what the server sends |
 //! | [`in_process`] | a client connected to a server in memory |
 
 mod builder;
+mod input;
 mod prompts;
 pub use prompts::Completion;
 pub mod in_process;
@@ -89,6 +91,9 @@ struct ClientInner {
     on_progress: Option<ProgressFn>,
     on_log: Option<LogFn>,
     elicitation: Option<ElicitFn>,
+    sampling: Option<input::SamplingFn>,
+    /// What `roots/list` answers; `None`: no roots capability declared.
+    roots: Mutex<Option<Vec<crate::context::roots::Root>>>,
     session: OnceLock<SessionInfo>,
     closed: AtomicBool,
     unmatched: AtomicUsize,
@@ -402,7 +407,8 @@ impl Client {
     }
 
     /// Calls a tool. In the stateless era an `input_required` result is answered through the
-    /// elicitation handler and the call repeated with the answers, up to 10 rounds.
+    /// client's handlers (elicitation, sampling, roots) and the call repeated with the answers,
+    /// up to 10 rounds.
     pub async fn call_tool(
         &self,
         name: &str,
@@ -417,45 +423,6 @@ impl Client {
     pub async fn call_tool_raw(&self, name: &str, arguments: Value) -> Result<Value, ClientError> {
         let params = json!({"name": name, "arguments": arguments});
         self.request_with_input("tools/call", params).await
-    }
-
-    /// `method` with `params`; in the stateless era an `input_required` result is answered
-    /// through the elicitation handler and the request repeated with the answers, up to 10 rounds.
-    pub(crate) async fn request_with_input(
-        &self,
-        method: &str,
-        mut params: Value,
-    ) -> Result<Value, ClientError> {
-        for _ in 0..10 {
-            let result = self.request(method, params.clone()).await?;
-            if result.get("resultType").and_then(Value::as_str) != Some("input_required") {
-                return Ok(result);
-            }
-            let mut responses = Map::new();
-            if let Some(requests) = result.get("inputRequests").and_then(Value::as_object) {
-                for (key, request) in requests {
-                    responses.insert(key.clone(), self.answer_input(request).await?);
-                }
-            }
-            params["inputResponses"] = Value::Object(responses);
-            if let Some(state) = result.get("requestState") {
-                params["requestState"] = state.clone();
-            }
-        }
-        Err(ClientError::InvalidResult(
-            "the server asked for input more than 10 times".into(),
-        ))
-    }
-
-    async fn answer_input(&self, request: &Value) -> Result<Value, ClientError> {
-        let method = request.get("method").and_then(Value::as_str);
-        let (Some("elicitation/create"), Some(handler)) = (method, &self.inner.elicitation) else {
-            return Err(ClientError::InvalidResult(format!(
-                "the server asked for input this client cannot give: {request}"
-            )));
-        };
-        let req = elicitation_request(request.get("params").unwrap_or(&Value::Null));
-        Ok(handler(req).await.to_json())
     }
 
     /// How many responses arrived for no request waiting (for example after a cancellation).

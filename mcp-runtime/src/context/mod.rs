@@ -1,21 +1,29 @@
 //! The request context a tool can take as `ctx: &Context`: who is calling, progress, logging,
-//! cancellation and elicitation.
+//! cancellation, and questions to the client: elicitation, sampling, roots.
 //!
 //! | file | what it holds |
 //! |---|---|
 //! | this file | [`Context`]: progress, logging, cancellation, elicitation, the caller |
+//! | `ask.rs` | asking the client in whatever era the call is in (task, `input_required`, request); [`AskError`] |
 //! | [`connection`] | one client connection: era, identity, requests in flight, the outgoing sink |
 //! | [`elicitation`] | the requested-schema profile and the answer's parsing |
+//! | [`sampling`] | [`Context::sample`]: the client's model, typed request and result |
+//! | [`roots`] | [`Context::roots`]: the client's roots; [`roots::RootsChanged`] |
 //! | [`outgoing`] | what that queue carries: JSON, or a progress notification kept typed |
 //! | [`queue`] | the queue a connection's outgoing messages wait in, empty until used |
 //! | `task.rs` | where a task's questions and status messages go once its call became a task |
 
+pub(crate) mod ask;
 pub mod connection;
 pub mod elicitation;
 pub mod outgoing;
 pub mod queue;
+pub mod roots;
+pub mod sampling;
 pub(crate) mod signal;
 pub(crate) mod task;
+
+pub use ask::AskError;
 
 use std::borrow::Cow;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -25,7 +33,8 @@ use schemars::JsonSchema;
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value, json};
 
-use crate::context::connection::{CancelToken, Connection, Peer, PeerRequestError, lock};
+use crate::context::ask::Question;
+use crate::context::connection::{CancelToken, Connection, Peer, lock};
 use crate::context::elicitation::{ElicitError, Elicitation, parse_answer, requested_schema};
 use crate::context::outgoing::{Outgoing, Progress};
 use crate::protocol::{
@@ -70,7 +79,8 @@ pub(crate) struct RequestScope {
     /// `input_required` result. `None` outside the stateless era, where no request asks for
     /// input this way (and none is made per request).
     pub(crate) input_needed: Option<signal::Signal>,
-    pub(crate) elicit_seq: AtomicU64,
+    /// Stateless era: how many questions of each kind this run asked (see [`ask`]).
+    pub(crate) input_seq: [AtomicU64; ask::QUESTIONS],
     /// How long a request to the client may wait for its answer.
     pub(crate) client_request_timeout: std::time::Duration,
     /// Stateless era: the `requestState` the client echoed.
@@ -256,39 +266,9 @@ impl Context {
         if matches!(scope.version, "2025-11-25" | "2026-07-28") {
             params["mode"] = "form".into();
         }
-        if let Some(task) = &scope.task {
-            let asked = json!({"method": "elicitation/create", "params": params});
-            return match task.clone().ask(asked).await {
-                Ok(answer) => parse_answer(&answer, &schema),
-                Err(e) => Err(ElicitError::from_request(e)),
-            };
-        }
-        if scope.stateless {
-            let key = format!(
-                "elicit-{}",
-                scope.elicit_seq.fetch_add(1, Ordering::Relaxed)
-            );
-            if let Some(answer) = scope.input_responses.get(&key) {
-                return parse_answer(answer, &schema);
-            }
-            lock(&scope.input_requests).insert(
-                key,
-                json!({"method": "elicitation/create", "params": params}),
-            );
-            if let Some(needed) = &scope.input_needed {
-                needed.raise();
-            }
-            // The server ends this run with `input_required` and drops this future.
-            return std::future::pending().await;
-        }
-        let asked = scope
-            .conn
-            .request_about(Some(&scope.request), "elicitation/create", params);
-        match tokio::time::timeout(scope.client_request_timeout, asked).await {
-            Ok(Ok(result)) => parse_answer(&result, &schema),
-            Ok(Err(PeerRequestError::Error(e))) => Err(ElicitError::Client(e)),
-            Ok(Err(PeerRequestError::Closed)) => Err(ElicitError::Disconnected),
-            Err(_) => Err(ElicitError::TimedOut(scope.client_request_timeout)),
+        match self.ask(Question::Elicit, params).await {
+            Ok(answer) => parse_answer(&answer, &schema),
+            Err(e) => Err(ElicitError::from_request(e)),
         }
     }
 }
@@ -328,9 +308,10 @@ impl std::fmt::Display for ClientRequestError {
 impl std::error::Error for ClientRequestError {}
 
 impl Context {
-    /// Sends the request `method` with `params` to the client and waits for its result: a
-    /// sampling request (`sampling/createMessage`), a form [`Context::elicit`] cannot express,
-    /// `roots/list`. Handshake era only; it travels on the call's own response stream over HTTP.
+    /// Sends the request `method` with `params` to the client and waits for its result: a form
+    /// [`Context::elicit`] cannot express, a method this crate has no typed call for (sampling
+    /// and roots have theirs: [`Context::sample`], [`Context::roots`], in both eras). Handshake
+    /// era only; it travels on the call's own response stream over HTTP.
     /// The caller checks the client declared the capability the method needs
     /// ([`Context::client_capabilities`]).
     pub async fn client_request(
@@ -346,15 +327,7 @@ impl Context {
         if scope.stateless {
             return Err(ClientRequestError::Stateless);
         }
-        let asked = scope
-            .conn
-            .request_about(Some(&scope.request), method, params);
-        match tokio::time::timeout(scope.client_request_timeout, asked).await {
-            Ok(Ok(result)) => Ok(result),
-            Ok(Err(PeerRequestError::Error(e))) => Err(ClientRequestError::Client(e)),
-            Ok(Err(PeerRequestError::Closed)) => Err(ClientRequestError::Disconnected),
-            Err(_) => Err(ClientRequestError::TimedOut(scope.client_request_timeout)),
-        }
+        scope.request_client(method, params).await
     }
 
     /// Stateless era: the client's answer to the input request named `key`, when this call is a

@@ -8,24 +8,7 @@ use crate::error::visible::{ErrConv, PlainConv};
 use crate::error::{IntoToolError, ToolError};
 use crate::tool::content::{Content, content_from_json};
 
-/// Who a prompt message is from.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Role {
-    /// `"user"`
-    User,
-    /// `"assistant"`
-    Assistant,
-}
-
-impl Role {
-    /// The role as MCP writes it.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Role::User => "user",
-            Role::Assistant => "assistant",
-        }
-    }
-}
+pub use crate::protocol::Role;
 
 /// One message of a prompt: a role and a content block (text, image, audio, a resource link or
 /// an embedded resource).

@@ -236,6 +236,26 @@ impl Implementation {
     }
 }
 
+/// Who a message is from, in a prompt or a sampling request.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Role {
+    /// `"user"`
+    User,
+    /// `"assistant"`
+    Assistant,
+}
+
+impl Role {
+    /// The role as MCP writes it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Role::User => "user",
+            Role::Assistant => "assistant",
+        }
+    }
+}
+
 /// What a client declared it can do (`capabilities` of `initialize`, or the
 /// `io.modelcontextprotocol/clientCapabilities` entry of a stateless request).
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -253,6 +273,15 @@ impl ClientCapabilities {
     /// True when the client declared `sampling`.
     pub fn sampling(&self) -> bool {
         self.0.get("sampling").is_some_and(Value::is_object)
+    }
+
+    /// True when the client declared `sampling.tools` (2025-11-25): a sampling request may then
+    /// carry `tools` and `toolChoice`.
+    pub fn sampling_tools(&self) -> bool {
+        self.0
+            .get("sampling")
+            .and_then(|s| s.get("tools"))
+            .is_some_and(Value::is_object)
     }
 
     /// True when the client declared `roots`.

@@ -1,26 +1,27 @@
 //! Building a server: its identity, state, tools and options, checked once in
 //! [`ServerBuilder::build`].
 
-use std::fmt;
 use std::sync::Arc;
 use std::time::Duration;
 
 use serde_json::{Value, json};
 use tokio::sync::Semaphore;
 
+use super::build_error::BuildError;
 use super::options::ServerOptions;
 use super::resources::ResourceUpdates;
-use super::{Server, ServerInner};
-use crate::prompt::{PromptBuildError, PromptTable, Prompts};
+use super::{RootsChangedFn, Server, ServerInner};
+use crate::context::roots::RootsChanged;
+use crate::prompt::{PromptTable, Prompts};
 use crate::protocol::Implementation;
 use crate::protocol::stateless::ServerStamp;
-use crate::resource::{DuplicateResource, ResourceTable};
+use crate::resource::ResourceTable;
 use crate::task::run::Tasks;
 use crate::task::{MemoryTaskStore, TaskStore};
+use crate::tool::TaskSupport;
 use crate::tool::call::UnknownToolPolicy;
 use crate::tool::state::StateMap;
-use crate::tool::table::{DuplicateTool, ToolTable};
-use crate::tool::{TaskSupport, ToolBuildError};
+use crate::tool::table::ToolTable;
 use crate::validate::Formats;
 
 /// Builds a [`Server`]: `Server::builder("tasks", "1.0.0").tools(table).build()?`.
@@ -35,63 +36,8 @@ pub struct ServerBuilder {
     options: ServerOptions,
     task_store: Option<Arc<dyn TaskStore>>,
     formats: Formats,
+    on_roots_changed: Option<RootsChangedFn>,
 }
-
-/// Why a server could not be built.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum BuildError {
-    /// A tool (or a resource) borrows a state type the builder was not given.
-    MissingState {
-        /// The tool (or the resource's name).
-        tool: String,
-        /// The type it borrows.
-        type_name: String,
-    },
-    /// An option has a value that cannot work.
-    InvalidOption(String),
-    /// Two of the tool tables given to the builder publish the same name.
-    DuplicateTool(DuplicateTool),
-    /// Two of the resource tables given to the builder publish the same URI.
-    DuplicateResource(DuplicateResource),
-    /// A resource cannot be served (a URI template `#[resource]` did not check, or a URI twice
-    /// in one hand-made table); a resource borrowing missing state is [`BuildError::MissingState`].
-    Resource(String),
-    /// A tool's contract cannot be served (a schema keyword or pattern the validator does not
-    /// implement, named with its JSON Pointer, or a panic while its schemas were generated).
-    Tool(ToolBuildError),
-    /// A prompt cannot be served (its name published twice across the prompt tables, or its
-    /// arguments' schema cannot be validated).
-    Prompt(PromptBuildError),
-    /// More than one of the above, in the order found.
-    Several(Vec<BuildError>),
-}
-
-impl fmt::Display for BuildError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            BuildError::MissingState { tool, type_name } => write!(
-                f,
-                "tool `{tool}` borrows state of type `{type_name}`, but the server was not given \
-                 one; add `.state(…)` with a `{type_name}` to the builder"
-            ),
-            BuildError::InvalidOption(m) => f.write_str(m),
-            BuildError::DuplicateTool(d) => d.fmt(f),
-            BuildError::DuplicateResource(d) => d.fmt(f),
-            BuildError::Resource(m) => f.write_str(m),
-            BuildError::Tool(e) => e.fmt(f),
-            BuildError::Prompt(e) => e.fmt(f),
-            BuildError::Several(all) => {
-                write!(f, "{} problems:", all.len())?;
-                for e in all {
-                    write!(f, "\n- {e}")?;
-                }
-                Ok(())
-            }
-        }
-    }
-}
-
-impl std::error::Error for BuildError {}
 
 impl Server {
     /// A builder for a server named `name` at `version` (its `serverInfo`).
@@ -112,6 +58,7 @@ impl Server {
             options: ServerOptions::default(),
             task_store: None,
             formats: Formats::default(),
+            on_roots_changed: None,
         }
     }
 }
@@ -307,6 +254,19 @@ impl ServerBuilder {
         pub fn untagged_decode_limit(n: u64) => options.untagged_decode_limit = n;
     }
 
+    /// Runs `f` (on a task of its own) each time a client of the handshake era says its roots
+    /// changed (`notifications/roots/list_changed`); [`RootsChanged::roots`] reads the new list.
+    /// Without it the notification is only logged. A stateless (2026-07-28) client has no session
+    /// to send it on: a tool asks [`crate::Context::roots`] on each call instead.
+    pub fn on_roots_changed<F, Fut>(mut self, f: F) -> Self
+    where
+        F: Fn(RootsChanged) -> Fut + Send + Sync + 'static,
+        Fut: std::future::Future<Output = ()> + Send + 'static,
+    {
+        self.on_roots_changed = Some(Arc::new(move |changed| Box::pin(f(changed))));
+        self
+    }
+
     /// Where task records live (default: a [`MemoryTaskStore`] of this server's own).
     pub fn task_store(mut self, store: Arc<dyn TaskStore>) -> Self {
         self.task_store = Some(store);
@@ -459,6 +419,7 @@ impl ServerBuilder {
                 call_slots,
                 capabilities,
                 tasks,
+                on_roots_changed: self.on_roots_changed,
             }),
         })
     }

@@ -1,6 +1,6 @@
 //! The 2025 era's lifecycle requests: `initialize` (the version negotiated, the handshake kept on
 //! the connection) and `logging/setLevel`; and the notifications a client sends
-//! (`notifications/initialized`, `notifications/cancelled`).
+//! (`notifications/initialized`, `notifications/cancelled`, `notifications/roots/list_changed`).
 
 use super::*;
 
@@ -84,7 +84,29 @@ impl Server {
                     None => tracing::debug!("cancellation without a requestId"),
                 }
             }
+            "notifications/roots/list_changed" => self.roots_changed(conn),
             other => tracing::debug!(method = other, "notification ignored"),
         }
+    }
+
+    /// `notifications/roots/list_changed`: the builder's callback, on a task of its own (it may
+    /// ask `roots/list`, whose answer this connection's reader must be free to deliver).
+    fn roots_changed(&self, conn: &Connection) {
+        let peer = conn
+            .lock_session()
+            .handshake
+            .as_ref()
+            .map(|h| h.peer.clone());
+        let (Some(f), Some(peer)) = (&self.inner.on_roots_changed, peer) else {
+            tracing::debug!("roots changed; no callback, or no handshake yet");
+            return;
+        };
+        tracing::debug!("the client's roots changed");
+        let changed = crate::context::roots::RootsChanged {
+            conn: conn.clone(),
+            peer,
+            timeout: self.inner.options.client_request_timeout,
+        };
+        tokio::spawn(f(changed));
     }
 }

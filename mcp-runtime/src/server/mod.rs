@@ -29,10 +29,9 @@
 //! | file | what it holds |
 //! |---|---|
 //! | this file | [`Server`], message routing of both eras into one core, `initialize`, `logging/setLevel` |
-//! | `builder.rs` | [`ServerBuilder`], [`BuildError`]: everything checked once at build |
+//! | `builder.rs`, `build_error.rs` | [`ServerBuilder`]: everything checked once at build; [`BuildError`] |
 //! | `options.rs` | [`ServerOptions`], the server's knobs, and their defaults |
-//! | `budgets.rs` | the validator's budgets given to every tool, and the warnings about schemas that need them |
-//! | `formats.rs` | the server's own formats given to every tool's validator; a format nobody checks refused |
+//! | `budgets.rs`, `formats.rs` | given to every tool's validator: the budgets (warning about schemas that need them) and the server's own formats (refusing one nobody checks) |
 //! | `tools.rs` | `tools/list` pages and cursors, `tools/call` slots, timeouts and cancellation |
 //! | `tasks.rs` | which `tools/call` becomes a task; `tasks/*` of both eras |
 //! | `resources.rs` | `resources/*`; [`ResourceUpdates`], the change notifications of both eras |
@@ -44,7 +43,7 @@
 use std::fmt;
 use std::future::Future;
 use std::pin::Pin;
-use std::sync::atomic::{AtomicBool, AtomicU64};
+use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -76,6 +75,7 @@ use crate::tool::table::ToolTable;
 
 mod batch;
 mod budgets;
+mod build_error;
 mod builder;
 mod completion;
 mod formats;
@@ -95,7 +95,8 @@ use scope::Scope;
 #[cfg(feature = "http")]
 pub(crate) use batch::BatchItem;
 pub(crate) use batch::{BatchAnswer, batch_items};
-pub use builder::{BuildError, ServerBuilder};
+pub use build_error::BuildError;
+pub use builder::ServerBuilder;
 pub use options::{
     DEFAULT_MAX_LISTEN_URIS, DEFAULT_MAX_LISTENS, DEFAULT_MAX_LISTENS_PER_CONNECTION,
     DEFAULT_MAX_MESSAGE_BYTES, DEFAULT_MAX_QUEUED_RESPONSES, DEFAULT_MAX_URI_BYTES,
@@ -130,7 +131,15 @@ struct ServerInner {
     capabilities: Value,
     /// `None` when no tool can run as a task.
     tasks: Option<Arc<crate::task::run::Tasks>>,
+    on_roots_changed: Option<RootsChangedFn>,
 }
+
+/// What [`ServerBuilder::on_roots_changed`] keeps.
+type RootsChangedFn = Arc<
+    dyn Fn(crate::context::roots::RootsChanged) -> futures_util::future::BoxFuture<'static, ()>
+        + Send
+        + Sync,
+>;
 
 /// The methods of prompts, resources and completion a server with `empty_prompts_and_resources` answers.
 const EMPTY_LIST_METHODS: &[&str] = &[

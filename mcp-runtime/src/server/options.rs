@@ -47,7 +47,8 @@ pub struct ServerOptions {
     /// The longest a tool may run.
     pub call_timeout: Option<Duration>,
     /// The longest the server waits for the client's answer to a request it sent (elicitation,
-    /// [`crate::Context::client_request`]); the call then goes on with a timed-out error.
+    /// sampling, roots, [`crate::Context::client_request`]); the call then goes on with a
+    /// timed-out error.
     pub client_request_timeout: Duration,
     /// How many tool calls may run at once (across connections); further calls wait.
     pub max_concurrent_calls: Option<usize>,

@@ -71,7 +71,7 @@ impl Server {
                 .unwrap_or_default(),
             input_requests: Mutex::new(Map::new()),
             input_needed: scope.stateless.is_some().then(Signal::default),
-            elicit_seq: AtomicU64::new(0),
+            input_seq: Default::default(),
             request_state_in: params
                 .and_then(|p| p.get("requestState"))
                 .and_then(Value::as_str)

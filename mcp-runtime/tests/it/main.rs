@@ -28,6 +28,7 @@ pub mod resource_results;
 pub mod resource_uris;
 pub mod resources;
 pub mod resume;
+pub mod sampling;
 pub mod slow_tools;
 pub mod spans;
 pub mod subscriptions;
