@@ -16,6 +16,8 @@ use crate::validate::{Validator, Violation};
 
 /// At most this many instances for one schema node.
 const PER_NODE: usize = 48;
+/// At most this many instances in all.
+const ROOT_LIMIT: usize = 4096;
 /// Arrays longer than this are not generated.
 const MAX_ARRAY: u64 = 256;
 
@@ -24,7 +26,7 @@ const MAX_ARRAY: u64 = 256;
 pub fn instances(schema: &Value, keys: &[String]) -> Vec<Value> {
     let mut g = Gen { root: schema, keys };
     let mut out = g.node(schema, 0);
-    dedup(&mut out);
+    dedup(&mut out, ROOT_LIMIT);
     out
 }
 
@@ -107,7 +109,7 @@ pub(crate) fn instance_pointer(schema_pointer: &str) -> String {
     out
 }
 
-fn dedup(list: &mut Vec<Value>) {
+fn dedup(list: &mut Vec<Value>, limit: usize) {
     let mut seen = Vec::new();
     list.retain(|v| {
         if seen.contains(v) {
@@ -117,7 +119,7 @@ fn dedup(list: &mut Vec<Value>) {
             true
         }
     });
-    list.truncate(PER_NODE * 4);
+    list.truncate(limit);
 }
 
 struct Gen<'a> {
@@ -172,8 +174,8 @@ impl Gen<'_> {
                 _ => {}
             }
         }
-        dedup(&mut out);
-        out.truncate(PER_NODE);
+        // The root keeps every variant; a nested node its first ones (the likeliest valid).
+        dedup(&mut out, if depth == 0 { ROOT_LIMIT } else { PER_NODE });
         out
     }
 
@@ -188,13 +190,20 @@ impl Gen<'_> {
             .iter()
             .map(|(k, s)| (k.clone(), self.node(s, depth + 1)))
             .collect();
-        let mut base = Map::new();
-        for (k, values) in &each {
-            if req.contains(k) {
-                base.insert(k.clone(), values.first().cloned().unwrap_or(Value::Null));
+        // A few bases (the required properties alone, each at its k-th value): the first values
+        // are the likeliest valid, and one invalid value must not spoil every variant.
+        let base_of = |k: usize| -> Map<String, Value> {
+            let mut base = Map::new();
+            for (name, values) in &each {
+                if req.contains(name) && !values.is_empty() {
+                    base.insert(name.clone(), values[k % values.len()].clone());
+                }
             }
-        }
-        let mut out = vec![Value::Object(base.clone())];
+            base
+        };
+        let bases: Vec<Map<String, Value>> = (0..4).map(base_of).collect();
+        let base = bases[0].clone();
+        let mut out: Vec<Value> = bases.iter().cloned().map(Value::Object).collect();
         // Each property (required or not) with each of its values, the others at the base.
         for (k, values) in &each {
             for v in values {
@@ -285,7 +294,17 @@ fn numbers(m: &Map<String, Value>, integer: bool) -> Vec<Value> {
         let first = (base / step).ceil() * step;
         raw.extend([first, first + step, step]);
     }
-    raw.into_iter()
+    // Values inside the bounds first: an object's bases take the first ones.
+    let lo = m.get("minimum").and_then(Value::as_f64).unwrap_or(f64::MIN);
+    let hi = m.get("maximum").and_then(Value::as_f64).unwrap_or(f64::MAX);
+    let xlo = m.get("exclusiveMinimum").and_then(Value::as_f64);
+    let xhi = m.get("exclusiveMaximum").and_then(Value::as_f64);
+    let inside =
+        |x: &f64| *x >= lo && *x <= hi && xlo.is_none_or(|b| *x > b) && xhi.is_none_or(|b| *x < b);
+    let (mut first, rest): (Vec<f64>, Vec<f64>) = raw.into_iter().partition(inside);
+    first.extend(rest);
+    first
+        .into_iter()
         .filter(|x| x.is_finite())
         .filter(|x| !integer || x.fract() == 0.0)
         .map(|x| {
@@ -299,7 +318,7 @@ fn numbers(m: &Map<String, Value>, integer: bool) -> Vec<Value> {
 }
 
 fn strings(m: &Map<String, Value>) -> Vec<String> {
-    let mut out = vec![String::new(), "a".into(), "x".repeat(5)];
+    let mut out = Vec::new();
     let min = m.get("minLength").and_then(Value::as_u64);
     let max = m.get("maxLength").and_then(Value::as_u64);
     for len in [
@@ -315,8 +334,10 @@ fn strings(m: &Map<String, Value>) -> Vec<String> {
             out.push("x".repeat(len as usize));
         }
     }
+    let lengths = out.len();
     if let Some(p) = m.get("pattern").and_then(Value::as_str) {
         let samples = pattern::samples(p);
+        out.extend(samples.iter().cloned());
         // Padded to the length bounds too, where the pattern allows it.
         for s in &samples {
             for len in [min, max].into_iter().flatten() {
@@ -326,12 +347,15 @@ fn strings(m: &Map<String, Value>) -> Vec<String> {
                 }
             }
         }
-        out.extend(samples);
     }
     if let Some(f) = m.get("format").and_then(Value::as_str) {
         out.extend(format_samples(f).iter().map(|s| (*s).to_owned()));
     }
-    out
+    // The likeliest valid first: pattern and format samples, then the length bounds.
+    let mut ordered: Vec<String> = out.split_off(lengths);
+    ordered.extend(out);
+    ordered.extend([String::new(), "a".into(), "x".repeat(5)]);
+    ordered
 }
 
 /// A few valid values of each format of JSON Schema 2020-12.
