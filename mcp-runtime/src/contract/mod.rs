@@ -19,7 +19,7 @@
 //! | `snapshot.rs` | [`Snapshot`]: the contract in normal form, taken from a client, read from a file |
 //! | `normalize.rs` | the normal form: keys sorted, default-equivalent forms removed |
 //! | `entries.rs` | entries matched by name and compared: tools, resources, templates, prompts |
-//! | `schema.rs` | two versions of a JSON Schema compared keyword by keyword, as input or output |
+//! | `schema/` | two versions of a JSON Schema compared keyword by keyword, as input or output: the walk (`mod.rs`), a value's keywords (`scalar.rs`), an object's (`object.rs`), `$ref`s and optional unions (`view.rs`) |
 //! | `witness.rs` | instances generated from a schema; the witness of a breaking input change |
 //! | `pattern.rs` | strings matching a `pattern`, for the generator |
 //! | `report.rs` | [`Change`], [`Class`], [`Report`] and its text, Markdown and JSON |

@@ -7,6 +7,9 @@ use serde_json::Value;
 use super::normalize;
 use crate::client::{Client, ClientError};
 
+/// JSON-RPC's "method not found".
+const METHOD_NOT_FOUND: i64 = -32601;
+
 /// The version of the snapshot format this crate writes and reads.
 pub const FORMAT: u32 = 1;
 
@@ -83,7 +86,7 @@ impl Snapshot {
 
     /// The contract of the server `client` is connected to: every page of `tools/list`, and of
     /// `resources/list`, `resources/templates/list` and `prompts/list` when the server declares
-    /// the capability.
+    /// the capability (a templates list the server does not implement is empty).
     pub async fn from_client(client: &Client) -> Result<Snapshot, ClientError> {
         let session = client.session();
         let declares = |name: &str| {
@@ -97,10 +100,12 @@ impl Snapshot {
             Vec::new()
         };
         let (resources, templates) = if declares("resources") {
-            (
-                client.list_resources().await?,
-                client.list_resource_templates().await?,
-            )
+            // A server with resources but no templates may not implement their list.
+            let templates = match client.list_resource_templates().await {
+                Err(e) if e.protocol().is_some_and(|p| p.code == METHOD_NOT_FOUND) => Vec::new(),
+                other => other?,
+            };
+            (client.list_resources().await?, templates)
         } else {
             (Vec::new(), Vec::new())
         };

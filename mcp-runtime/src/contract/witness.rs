@@ -110,15 +110,8 @@ pub(crate) fn instance_pointer(schema_pointer: &str) -> String {
 }
 
 fn dedup(list: &mut Vec<Value>, limit: usize) {
-    let mut seen = Vec::new();
-    list.retain(|v| {
-        if seen.contains(v) {
-            false
-        } else {
-            seen.push(v.clone());
-            true
-        }
-    });
+    let mut seen = std::collections::HashSet::new();
+    list.retain(|v| seen.insert(v.to_string()));
     list.truncate(limit);
 }
 
