@@ -159,17 +159,11 @@ fn diff_prints_text_json_and_markdown_with_its_exit_codes() {
     );
     let union = write(
         "union.json",
-        &tools_list(
-            9999,
-            json!({"v": {"anyOf": [{"type": "string"}, {"type": "integer"}]}}),
-        ),
+        &tools_list(9999, json!({"v": {"type": "boolean", "default": false}})),
     );
     let union2 = write(
         "union2.json",
-        &tools_list(
-            9999,
-            json!({"v": {"anyOf": [{"type": "string"}, {"type": "boolean"}]}}),
-        ),
+        &tools_list(9999, json!({"v": {"type": "boolean", "default": true}})),
     );
     // Breaking: 1, with the rule, the pointer and the witness.
     let o = cli(&["diff", &old, &tight]);
@@ -201,7 +195,7 @@ fn diff_prints_text_json_and_markdown_with_its_exit_codes() {
         "{}",
         stdout(&o)
     );
-    // Unknown only: 3.
+    // Unknown only (a default changed): 3.
     let o = cli(&["diff", &union, &union2]);
     assert_eq!(o.status.code(), Some(3), "{}", stdout(&o));
     // An allowed rule no longer fails the gate.

@@ -51,7 +51,9 @@ pub async fn snapshot(server: &Server) -> Result<Snapshot, ClientError> {
 }
 
 /// Every change from `old` to `new`, classified, most severe first; each breaking change to a
-/// tool's inputSchema with its witness when the generator finds one.
+/// tool's inputSchema with its witness when the generator finds one. A change to a union or to a
+/// keyword not compared is unknown unless such an instance, refused at or below it, proves it
+/// breaking.
 pub fn diff(old: &Snapshot, new: &Snapshot) -> Report {
     let mut changes = entries::changes(old, new);
     for change in &mut changes {
@@ -62,7 +64,11 @@ pub fn diff(old: &Snapshot, new: &Snapshot) -> Report {
         } else {
             continue;
         };
-        if change.class != Class::Breaking || change.kind != Kind::Tool {
+        // A union or a keyword not compared is unknown until an instance proves it breaking.
+        let provable = change.class == Class::Unknown
+            && (change.rule.ends_with("composition-changed")
+                || change.rule.ends_with("keyword-changed"));
+        if change.kind != Kind::Tool || !(change.class == Class::Breaking || provable) {
             continue;
         }
         let schema_of = |s: &Snapshot| {
@@ -76,11 +82,28 @@ pub fn diff(old: &Snapshot, new: &Snapshot) -> Report {
         let near = witness::instance_pointer(&change.pointer[member.len() + 1..]);
         // The direction that breaks: arguments the old accepted and the new refuses, or results
         // the new may send and the old promised never to.
-        let found = if member == "inputSchema" {
+        let mut found = if member == "inputSchema" {
             witness::witness(&a, &b, &near)
         } else {
             witness::witness(&b, &a, &near)
         };
+        if provable {
+            // Only an instance refused below this change proves it (at the root, another change
+            // of the same schema could be what refused it).
+            found = found.filter(|(_, refused)| {
+                !near.is_empty() && refused.iter().any(|v| witness::within(&v.path, &near))
+            });
+            if found.is_none() {
+                continue;
+            }
+            change.class = Class::Breaking;
+            if let Some(at) = change.message.find("; not proven") {
+                change.message.truncate(at);
+            }
+            change
+                .message
+                .push_str("; an instance shows that it breaks");
+        }
         // A changed pattern or format may accept more, less, or both: breaking only when an
         // instance shows it, else unknown (never guessed safe).
         let unproven =

@@ -79,8 +79,8 @@ fn collect_names(v: &Value, out: &mut Vec<String>) {
     }
 }
 
-/// Whether the violation at `path` is at or below `near`.
-fn within(path: &str, near: &str) -> bool {
+/// Whether the violation at `path` is at or below `near` (`*` matches any array index).
+pub(crate) fn within(path: &str, near: &str) -> bool {
     let mut p = path.split('/').skip(1);
     near.split('/').skip(1).all(|n| match p.next() {
         Some(seg) => n == "*" || n == seg,

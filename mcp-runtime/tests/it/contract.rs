@@ -536,7 +536,7 @@ fn corpus() -> Vec<Case> {
     ));
     // ---- arguments: unions and references
     out.extend(both(
-        "a union's branch changed",
+        "a union's branch changed: proven by a witness each way",
         input(one(
             "v",
             json!({"oneOf": [{"type": "string"}, {"type": "integer"}]}),
@@ -545,24 +545,24 @@ fn corpus() -> Vec<Case> {
             "v",
             json!({"oneOf": [{"type": "string"}, {"type": "boolean"}]}),
         )),
-        ("input.composition-changed", U),
-        ("input.composition-changed", U),
+        ("input.composition-changed", B),
+        ("input.composition-changed", B),
     ));
     out.extend(both(
-        "an anyOf of objects changed",
+        "an anyOf branch removed (a witness proves it) / added (unproven)",
         input(one("v", json!({"anyOf": [obj(json!({"a": {"type": "string"}}), &["a"]), obj(json!({"b": {"type": "string"}}), &["b"])]}))),
         input(one("v", json!({"anyOf": [obj(json!({"a": {"type": "string"}}), &["a"])]}))),
-        ("input.composition-changed", U),
+        ("input.composition-changed", B),
         ("input.composition-changed", U),
     ));
     out.extend(both(
-        "if/then added / removed",
+        "if/then added (a witness proves it) / removed (unproven)",
         input(one("v", string(json!({})))),
         input(one(
             "v",
             string(json!({"if": {"const": "a"}, "then": {"minLength": 2}})),
         )),
-        ("input.composition-changed", U),
+        ("input.composition-changed", B),
         ("input.composition-changed", U),
     ));
     let with_def = |max: i64| {
@@ -654,11 +654,31 @@ fn corpus() -> Vec<Case> {
         ("output.schema-added", C),
     ));
     out.extend(both(
-        "an output union changed",
+        "an output union changed at the root: not proven",
         output(json!({"anyOf": [{"type": "string"}, {"type": "integer"}]})),
         output(json!({"anyOf": [{"type": "string"}, {"type": "boolean"}]})),
         ("output.composition-changed", U),
         ("output.composition-changed", U),
+    ));
+    out.extend(both(
+        "an output property's union widened (proven) / narrowed",
+        output(open(
+            json!({"v": {"anyOf": [{"type": "string"}, {"type": "integer"}]}}),
+            &["v"],
+        )),
+        output(open(
+            json!({"v": {"anyOf": [{"type": "string"}, {"type": "integer"}, {"type": "boolean"}]}}),
+            &["v"],
+        )),
+        ("output.composition-changed", B),
+        ("output.composition-changed", U),
+    ));
+    out.extend(both(
+        "a root union of arguments changed: not proven, whatever an instance shows",
+        input(json!({"anyOf": [obj(json!({"a": {"type": "string"}}), &["a"]), obj(json!({"b": {"type": "string"}}), &["b"])]})),
+        input(json!({"anyOf": [obj(json!({"a": {"type": "string"}}), &["a"])]})),
+        ("input.composition-changed", U),
+        ("input.composition-changed", U),
     ));
     // ---- annotations and execution
     out.extend(both(

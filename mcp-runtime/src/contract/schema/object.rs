@@ -179,13 +179,18 @@ impl Walk<'_> {
                     format!("`{k}` changed"),
                 );
             } else if COMPOSITION.contains(&k) {
-                self.push(&here, "composition-changed", Class::Unknown, format!("`{k}` changed; a change inside a union or reference is not proven either way"));
+                self.push(
+                    &here,
+                    "composition-changed",
+                    Class::Unknown,
+                    format!("`{k}` changed; not proven either way (a union or a reference)"),
+                );
             } else {
                 self.push(
                     &here,
                     "keyword-changed",
                     Class::Unknown,
-                    format!("`{k}` changed; this keyword is not compared"),
+                    format!("`{k}` changed; not proven either way (this keyword is not compared)"),
                 );
             }
         }
