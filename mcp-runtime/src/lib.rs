@@ -82,6 +82,7 @@ mod setters;
 #[cfg(feature = "cli")]
 pub mod cli;
 pub mod client;
+pub mod contract;
 pub mod server;
 pub mod transport;
 

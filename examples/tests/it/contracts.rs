@@ -9,6 +9,11 @@
 //!   the hidden crash, an unknown tool, a nameless `tools/call`, state after a rejected call, and
 //!   for atrium the elicitation answers.
 //!
+//! - its contract snapshot (`examples/contract/<example>.json`, `mcp_runtime::contract`) is the
+//!   one committed: a breaking change fails unless the example's major version was raised, a
+//!   compatible one unless its minor was, and `MCP_CONTRACT_UPDATE=1` records it; the goldens
+//!   above keep pinning the wire byte for byte, the snapshot classifies what changed.
+//!
 //! The official Python client drives the same scenarios, against the Python reference servers
 //! too, in `tests/it/python.rs`.
 
@@ -18,6 +23,7 @@ use std::process::Stdio;
 use std::sync::{Arc, Mutex};
 
 use mcp_runtime::client::{ElicitationAnswer, ElicitationRequest};
+use mcp_runtime::contract;
 use mcp_runtime::{CallToolResult, Client};
 use serde_json::{Value, json};
 use test_support::golden;
@@ -367,6 +373,124 @@ async fn a_prompt_asks_the_user_mid_get_over_stdio_in_both_eras() {
         assert_eq!(asked, ["What context should the prompt use?"], "{era:?}");
         s.stop().await;
     }
+}
+
+// ---- contract snapshots --------------------------------------------------------------------------
+
+fn snapshot_path(example: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("contract")
+        .join(format!("{example}.json"))
+}
+
+async fn snapshot_of(example: &str, era: Era) -> contract::Snapshot {
+    let served = Served::start(example, era, None).await;
+    let snapshot = contract::Snapshot::from_client(&served.client).await;
+    served.stop().await;
+    snapshot.unwrap_or_else(|e| panic!("{example}: {e}"))
+}
+
+/// Each example's contract, taken over stdio, is its committed snapshot; the stateless era
+/// publishes the same entries.
+#[tokio::test]
+async fn every_example_keeps_its_contract_snapshot() {
+    for example in EXAMPLES {
+        let handshake = snapshot_of(example, Era::Handshake).await;
+        contract::assert_snapshot(&handshake, snapshot_path(example));
+        let mut stateless = snapshot_of(example, Era::Stateless).await;
+        assert_eq!(stateless.server.protocol_version, "2026-07-28");
+        stateless.server.protocol_version = handshake.server.protocol_version.clone();
+        assert_eq!(stateless, handshake, "{example}");
+    }
+}
+
+/// shop's get_order as a careless change would publish it: `maximum` lowered from 9999 to 999.
+mod tightened_shop {
+    use mcp_runtime::prelude::*;
+
+    #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+    #[serde(crate = "mcp_runtime::serde", rename_all = "lowercase")]
+    pub enum OrderStatus {
+        Paid,
+        Shipped,
+    }
+
+    #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+    #[serde(crate = "mcp_runtime::serde")]
+    pub struct Order {
+        pub id: String,
+        pub status: OrderStatus,
+        pub total: f64,
+    }
+
+    /// Look up one order by id.
+    #[tool]
+    pub fn get_order(
+        /// Order id like 1042
+        #[arg(minimum = 0, maximum = 999)]
+        order_id: u32,
+        #[arg(default = false)] verbose: bool,
+    ) -> Result<Order, ToolError> {
+        let _ = verbose;
+        Err(ToolError::new(format!("no order with id {order_id}")))
+    }
+
+    /// Cancel an unshipped order.
+    #[tool(title = "Cancel an order", destructive, idempotent)]
+    pub fn cancel_order(order_id: i64) -> String {
+        format!("order {order_id} cancelled")
+    }
+
+    pub fn server(version: &str) -> Server {
+        Server::builder("shop", version)
+            .tools(tools![get_order, cancel_order])
+            .build()
+            .unwrap()
+    }
+}
+
+/// The helper refuses shop's contract with a tightened bound, naming the change and its witness,
+/// until the major version is raised.
+#[tokio::test]
+async fn a_tightened_bound_fails_the_contract_check_with_its_witness() {
+    let path = snapshot_path("shop");
+    let changed = contract::snapshot(&tightened_shop::server("1.0.0"))
+        .await
+        .unwrap();
+    let e = contract::check(&changed, &path, false).unwrap_err();
+    let report = e.report.clone().expect("a comparison");
+    assert_eq!(report.changes.len(), 1, "{e}");
+    assert!(e.message.contains("needs a major version raise"), "{e}");
+    assert!(
+        e.message.contains(
+            "BREAKING   tool get_order /inputSchema/properties/order_id/maximum \
+             [input.maximum-tightened]: maximum 9999 became maximum 999"
+        ),
+        "{e}"
+    );
+    assert!(
+        e.message
+            .contains(r#"witness (old accepts, new refuses): {"order_id":9999}"#),
+        "{e}"
+    );
+    // A minor raise does not allow it; a major one does (once recorded, which this test never does).
+    let minor = contract::snapshot(&tightened_shop::server("1.1.0"))
+        .await
+        .unwrap();
+    assert!(
+        contract::check(&minor, &path, false)
+            .unwrap_err()
+            .message
+            .contains("major")
+    );
+    let major = contract::snapshot(&tightened_shop::server("2.0.0"))
+        .await
+        .unwrap();
+    let e = contract::check(&major, &path, false).unwrap_err();
+    assert!(
+        e.message.contains("is not updated; MCP_CONTRACT_UPDATE=1"),
+        "{e}"
+    );
 }
 
 // ---- the seeds' scenarios -----------------------------------------------------------------------

@@ -10,6 +10,7 @@ pub mod wild;
 
 pub mod backpressure;
 pub mod completion;
+pub mod contract;
 pub mod crash_proof;
 pub mod differential;
 pub mod elicitation_limits;

@@ -1,0 +1,218 @@
+//! `mcp-contract` as a user runs it: the binary, against an example server over stdio and
+//! against a server of this test's own over Streamable HTTP (both eras), then `diff` in each
+//! format with its exit codes.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use mcp_runtime::prelude::*;
+use mcp_runtime::transport::http::HttpOptions;
+use serde_json::{Value, json};
+
+fn cli(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_mcp-contract"))
+        .args(args)
+        .output()
+        .expect("run mcp-contract")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("mcp-contract-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir.join(name)
+}
+
+/// An example binary beside this one in the target folder (the examples package's tests build
+/// them: `cargo test --workspace`).
+fn example(name: &str) -> PathBuf {
+    let me = Path::new(env!("CARGO_BIN_EXE_mcp-contract"));
+    let path = me.with_file_name(format!("{name}{}", std::env::consts::EXE_SUFFIX));
+    assert!(
+        path.exists(),
+        "{} is not built; `cargo test --workspace` builds the example binaries",
+        path.display()
+    );
+    path
+}
+
+#[test]
+fn a_stdio_example_is_snapshotted_and_equals_its_committed_snapshot() {
+    let shop = example("shop");
+    let out = scratch("shop.json");
+    let o = cli(&[
+        "snapshot",
+        "-o",
+        out.to_str().unwrap(),
+        "--",
+        shop.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let committed = Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples/contract/shop.json");
+    assert_eq!(
+        std::fs::read_to_string(&out).unwrap(),
+        std::fs::read_to_string(&committed).unwrap()
+    );
+    // The stateless era publishes the same contract.
+    let o = cli(&["snapshot", "--stateless", "--", shop.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let stateless: Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(stateless["server"]["protocolVersion"], "2026-07-28");
+    let handshake: Value = serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
+    assert_eq!(stateless["tools"], handshake["tools"]);
+    // Against itself: nothing changed.
+    let o = cli(&["diff", out.to_str().unwrap(), out.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(0));
+    assert!(stdout(&o).contains("no change"), "{}", stdout(&o));
+}
+
+/// Look up one order.
+#[tool]
+fn get_order(
+    /// The order's id.
+    #[arg(minimum = 0, maximum = 9999)]
+    order_id: u32,
+) -> String {
+    format!("{order_id}")
+}
+
+/// Greets someone.
+#[prompt]
+fn greet(
+    /// Who.
+    name: String,
+) -> String {
+    format!("Hello {name}")
+}
+
+async fn serve_http() -> String {
+    let server = Server::builder("orders", "1.0.0")
+        .tools(tools![get_order])
+        .prompts(prompts![greet])
+        .build()
+        .unwrap();
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    tokio::spawn(async move { server.serve_http_on(listener, HttpOptions::default()).await });
+    format!("http://{addr}/mcp")
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_streamable_http_server_is_snapshotted_in_both_eras() {
+    let url = serve_http().await;
+    let mut snapshots = Vec::new();
+    for era in [&[][..], &["--stateless"][..]] {
+        let mut args = vec!["snapshot", "--url", url.as_str()];
+        args.extend(era);
+        let args: Vec<String> = args.into_iter().map(str::to_owned).collect();
+        let o = tokio::task::spawn_blocking(move || {
+            let args: Vec<&str> = args.iter().map(String::as_str).collect();
+            cli(&args)
+        })
+        .await
+        .unwrap();
+        assert!(
+            o.status.success(),
+            "{era:?}: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        let s: Value = serde_json::from_slice(&o.stdout).unwrap();
+        assert_eq!(s["server"]["name"], "orders");
+        assert_eq!(
+            s["tools"][0]["inputSchema"]["properties"]["order_id"]["maximum"],
+            9999
+        );
+        assert_eq!(s["prompts"][0]["name"], "greet");
+        snapshots.push(s);
+    }
+    assert_eq!(snapshots[0]["server"]["protocolVersion"], "2025-11-25");
+    assert_eq!(snapshots[1]["server"]["protocolVersion"], "2026-07-28");
+    assert_eq!(snapshots[0]["tools"], snapshots[1]["tools"]);
+    assert_eq!(snapshots[0]["prompts"], snapshots[1]["prompts"]);
+}
+
+fn write(name: &str, v: &Value) -> String {
+    let p = scratch(name);
+    std::fs::write(&p, v.to_string()).unwrap();
+    p.to_str().unwrap().to_owned()
+}
+
+fn tools_list(maximum: i64, extra: Value) -> Value {
+    let mut props = json!({"order_id": {"type": "integer", "minimum": 0, "maximum": maximum}});
+    for (k, v) in extra.as_object().unwrap() {
+        props[k] = v.clone();
+    }
+    json!({"tools": [{"name": "get_order", "inputSchema": {
+        "type": "object", "properties": props, "required": ["order_id"], "additionalProperties": false}}]})
+}
+
+#[test]
+fn diff_prints_text_json_and_markdown_with_its_exit_codes() {
+    let old = write("old.json", &tools_list(9999, json!({})));
+    let tight = write("tight.json", &tools_list(999, json!({})));
+    let loose = write(
+        "loose.json",
+        &tools_list(99999, json!({"verbose": {"type": "boolean"}})),
+    );
+    let union = write(
+        "union.json",
+        &tools_list(9999, json!({"v": {"type": "boolean", "default": false}})),
+    );
+    let union2 = write(
+        "union2.json",
+        &tools_list(9999, json!({"v": {"type": "boolean", "default": true}})),
+    );
+    // Breaking: 1, with the rule, the pointer and the witness.
+    let o = cli(&["diff", &old, &tight]);
+    assert_eq!(o.status.code(), Some(1), "{}", stdout(&o));
+    let text = stdout(&o);
+    assert!(text.contains("BREAKING   tool get_order /inputSchema/properties/order_id/maximum [input.maximum-tightened]"), "{text}");
+    assert!(
+        text.contains(r#"witness (old accepts, new refuses): {"order_id":9999}"#),
+        "{text}"
+    );
+    let o = cli(&["diff", "--format", "json", &old, &tight]);
+    let j: Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(
+        (j["breaking"].clone(), j["exitCode"].clone()),
+        (json!(1), json!(1))
+    );
+    assert_eq!(j["changes"][0]["witness"], json!({"order_id": 9999}));
+    let o = cli(&["diff", "--format", "markdown", &old, &tight]);
+    assert!(
+        stdout(&o).starts_with("### MCP contract\n\n**Breaking**"),
+        "{}",
+        stdout(&o)
+    );
+    // Compatible: 0.
+    let o = cli(&["diff", &old, &loose]);
+    assert_eq!(o.status.code(), Some(0), "{}", stdout(&o));
+    assert!(
+        stdout(&o).contains("0 breaking, 0 unknown, 2 compatible"),
+        "{}",
+        stdout(&o)
+    );
+    // Unknown only (a default changed): 3.
+    let o = cli(&["diff", &union, &union2]);
+    assert_eq!(o.status.code(), Some(3), "{}", stdout(&o));
+    // An allowed rule no longer fails the gate.
+    let o = cli(&["diff", "--allow", "input.maximum-tightened", &old, &tight]);
+    assert_eq!(o.status.code(), Some(0), "{}", stdout(&o));
+    // Input and usage errors: 2.
+    let missing = scratch("missing.json");
+    let o = cli(&["diff", &old, missing.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    let junk = write("junk.json", &json!([1, 2]));
+    assert_eq!(cli(&["diff", &old, &junk]).status.code(), Some(2));
+    assert_eq!(cli(&["diff", &old]).status.code(), Some(2));
+    assert_eq!(cli(&["snapshot"]).status.code(), Some(2));
+    assert_eq!(
+        cli(&["snapshot", "--", "/nonexistent/server"])
+            .status
+            .code(),
+        Some(2)
+    );
+}

@@ -1,0 +1,3 @@
+//! mcp-contract's integration tests, one binary (ARCHITECTURE.md, "Tests").
+
+pub mod contract_cli;

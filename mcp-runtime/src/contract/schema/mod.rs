@@ -1,0 +1,232 @@
+//! Two versions of one JSON Schema compared keyword by keyword.
+//!
+//! An input schema says what the server accepts: a change that accepts less is breaking (some
+//! call that worked is refused), one that accepts more is compatible. An output schema says what
+//! the server promises: there the direction reverses, and a change that allows more breaks the
+//! consumers that relied on the promise. Each rule below finds whether a keyword's change
+//! *tightened* (fewer instances valid) or *loosened* (more) the schema, and [`Side`] turns that
+//! into a class. What cannot be proven either way (`anyOf`, `$ref` cycles, `if`/`then`) is
+//! [`Class::Unknown`], never guessed safe.
+
+use serde_json::{Map, Value};
+
+use super::report::Class;
+
+mod object;
+mod scalar;
+mod view;
+
+pub(crate) use object::{escape, extra, required};
+use view::has_ref;
+pub(crate) use view::view;
+
+/// Which way a schema is read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Side {
+    /// Arguments the server accepts: tightening breaks callers.
+    Input,
+    /// Results the server promises: loosening breaks consumers.
+    Output,
+}
+
+/// One change a walk found, before it is attached to its entry.
+#[derive(Debug, Clone)]
+pub(crate) struct Found {
+    pub pointer: String,
+    pub rule: String,
+    pub class: Class,
+    pub message: String,
+}
+
+/// How many `$ref`s deep the walk follows before comparing what is left as plain JSON.
+pub(crate) const MAX_REF_DEPTH: usize = 16;
+
+/// Keywords for people only: a change to one is [`Class::Info`].
+pub(crate) const ANNOTATIONS: &[&str] = &[
+    "title",
+    "description",
+    "examples",
+    "$comment",
+    "deprecated",
+    "readOnly",
+    "writeOnly",
+    "$schema",
+    "$id",
+    "contentMediaType",
+    "contentEncoding",
+];
+
+/// Keywords combining subschemas: a change to one is [`Class::Unknown`].
+pub(crate) const COMPOSITION: &[&str] = &[
+    "anyOf",
+    "oneOf",
+    "allOf",
+    "not",
+    "if",
+    "then",
+    "else",
+    "$ref",
+    "$dynamicRef",
+];
+
+/// Keywords the walk compares itself (the rest are compared as JSON).
+pub(crate) const COMPARED: &[&str] = &[
+    "type",
+    "enum",
+    "const",
+    "minimum",
+    "exclusiveMinimum",
+    "maximum",
+    "exclusiveMaximum",
+    "multipleOf",
+    "minLength",
+    "maxLength",
+    "minItems",
+    "maxItems",
+    "minProperties",
+    "maxProperties",
+    "uniqueItems",
+    "pattern",
+    "format",
+    "properties",
+    "required",
+    "additionalProperties",
+    "unevaluatedProperties",
+    "items",
+    "default",
+    "$defs",
+    "definitions",
+];
+
+/// Compares `old` with `new` (each with its root, for `$ref`s) read as `side`.
+pub(crate) fn compare(side: Side, old: &Value, new: &Value, pointer: &str) -> Vec<Found> {
+    let defs = |root: &Value| (root.get("$defs").cloned(), root.get("definitions").cloned());
+    let mut walk = Walk {
+        side,
+        old_root: old,
+        new_root: new,
+        same_defs: defs(old) == defs(new),
+        out: Vec::new(),
+    };
+    walk.node(old, new, pointer, 0);
+    walk.out
+}
+
+struct Walk<'a> {
+    side: Side,
+    old_root: &'a Value,
+    new_root: &'a Value,
+    /// Whether both roots hold the same definitions: then equal nodes mean equal schemas even
+    /// when they hold `$ref`s.
+    same_defs: bool,
+    out: Vec<Found>,
+}
+
+impl Walk<'_> {
+    pub(crate) fn push(&mut self, pointer: &str, rule: &str, class: Class, message: String) {
+        let side = match self.side {
+            Side::Input => "input",
+            Side::Output => "output",
+        };
+        self.out.push(Found {
+            pointer: pointer.to_owned(),
+            rule: format!("{side}.{rule}"),
+            class,
+            message,
+        });
+    }
+
+    /// Fewer instances are valid under the new schema.
+    pub(crate) fn tightened(&mut self, pointer: &str, rule: &str, message: String) {
+        let class = match self.side {
+            Side::Input => Class::Breaking,
+            Side::Output => Class::Compatible,
+        };
+        self.push(pointer, rule, class, message);
+    }
+
+    /// More instances are valid under the new schema.
+    pub(crate) fn loosened(&mut self, pointer: &str, rule: &str, message: String) {
+        let class = match self.side {
+            Side::Input => Class::Compatible,
+            Side::Output => Class::Breaking,
+        };
+        self.push(pointer, rule, class, message);
+    }
+
+    /// Some instances are valid only under the old schema and some only under the new one.
+    pub(crate) fn changed(&mut self, pointer: &str, rule: &str, message: String) {
+        self.push(pointer, rule, Class::Breaking, message);
+    }
+
+    pub(crate) fn node(&mut self, old: &Value, new: &Value, ptr: &str, depth: usize) {
+        if old == new && (self.same_defs || !has_ref(old)) {
+            return;
+        }
+        if depth > MAX_REF_DEPTH {
+            let message = "a recursive schema changed below the depth compared".to_owned();
+            return self.push(ptr, "composition-changed", Class::Unknown, message);
+        }
+        let old_view = view(old, self.old_root, depth);
+        let new_view = view(new, self.new_root, depth);
+        let depth = depth + usize::from(old_view.1 || new_view.1);
+        let (old, new) = (old_view.0, new_view.0);
+        if old == new && (self.same_defs || !has_ref(&old)) {
+            return;
+        }
+        match (old == Value::Bool(false), new == Value::Bool(false)) {
+            (true, true) => return,
+            (true, false) => {
+                return self.loosened(
+                    ptr,
+                    "schema-opened",
+                    "nothing was allowed here; now something is".into(),
+                );
+            }
+            (false, true) => {
+                return self.tightened(
+                    ptr,
+                    "schema-closed",
+                    "nothing is allowed here any more".into(),
+                );
+            }
+            _ => {}
+        }
+        let empty = Map::new();
+        let o = old.as_object().unwrap_or(&empty);
+        let n = new.as_object().unwrap_or(&empty);
+        self.types(o, n, ptr);
+        self.values(o, n, ptr);
+        self.bound(o, n, ptr, scalar::Bound::Lower);
+        self.bound(o, n, ptr, scalar::Bound::Upper);
+        self.multiple_of(o, n, ptr);
+        for (kw, higher_is_tighter) in [
+            ("minLength", true),
+            ("maxLength", false),
+            ("minItems", true),
+            ("maxItems", false),
+            ("minProperties", true),
+            ("maxProperties", false),
+        ] {
+            self.count(o, n, ptr, kw, higher_is_tighter);
+        }
+        self.flag(o, n, ptr, "uniqueItems");
+        self.text_rule(o, n, ptr, "pattern");
+        self.text_rule(o, n, ptr, "format");
+        self.object(o, n, ptr, depth);
+        for (kw, rule) in [
+            ("additionalProperties", "additional-properties"),
+            ("unevaluatedProperties", "unevaluated-properties"),
+        ] {
+            self.closure(o, n, ptr, kw, rule, depth);
+        }
+        let items = (o.get("items"), n.get("items"));
+        if items.0 != items.1 {
+            let t = Value::Bool(true);
+            let here = format!("{ptr}/items");
+            self.node(items.0.unwrap_or(&t), items.1.unwrap_or(&t), &here, depth);
+        }
+        self.default(o, n, ptr);
+        self.rest(o, n, ptr);
+    }
+}
