@@ -64,27 +64,19 @@ pub(super) type ElicitFn =
     Arc<dyn Fn(ElicitationRequest) -> BoxFuture<'static, ElicitationAnswer> + Send + Sync>;
 
 /// Why a client request failed.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[non_exhaustive]
 pub enum ClientError {
     /// The server answered with a JSON-RPC error.
+    #[error("the server answered with an error: {0}")]
     Protocol(ProtocolError),
     /// The connection closed before the answer arrived.
+    #[error("the connection closed")]
     Closed,
     /// The server's answer is not what the method returns.
+    #[error("invalid result: {0}")]
     InvalidResult(String),
 }
-
-impl fmt::Display for ClientError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            ClientError::Protocol(e) => write!(f, "the server answered with an error: {e}"),
-            ClientError::Closed => f.write_str("the connection closed"),
-            ClientError::InvalidResult(m) => write!(f, "invalid result: {m}"),
-        }
-    }
-}
-
-impl std::error::Error for ClientError {}
 
 impl ClientError {
     /// The JSON-RPC error, when the server sent one.

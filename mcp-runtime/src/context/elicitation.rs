@@ -5,8 +5,6 @@
 //! strings). [`requested_schema`] derives that form from a Rust type's schema, or explains why
 //! the type does not fit.
 
-use std::fmt::Display;
-
 use schemars::JsonSchema;
 use serde_json::{Map, Value, json};
 
@@ -25,40 +23,32 @@ pub enum Elicitation<T> {
 }
 
 /// Why an elicitation produced no answer.
-#[derive(Debug, Clone, PartialEq)]
+// What any request to the client can meet reads the same as there (`ClientRequestError`).
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[non_exhaustive]
 pub enum ElicitError {
     /// The call is not attached to a client ([`crate::Context::detached`]).
+    #[error("{}", ClientRequestError::NotConnected)]
     NotConnected,
     /// The client did not declare the `elicitation` capability.
+    #[error("the client does not support elicitation")]
     Unsupported,
     /// The type's schema is not the flat form elicitation allows; the text says which property.
+    #[error("the requested type cannot be elicited: {0}")]
     Schema(String),
     /// The client answered the request with an error.
+    #[error("the client refused the elicitation: {0}")]
     Client(ProtocolError),
     /// The client's answer is not a valid elicitation result, or its values do not fit the type.
+    #[error("invalid elicitation response: {0}")]
     InvalidResponse(String),
     /// The connection closed before the answer arrived.
+    #[error("{}", ClientRequestError::Disconnected)]
     Disconnected,
     /// No answer came within the server's `client_request_timeout`.
+    #[error("{}", ClientRequestError::TimedOut(*.0))]
     TimedOut(std::time::Duration),
 }
-
-impl std::fmt::Display for ElicitError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            // What any request to the client can meet reads the same as there.
-            ElicitError::NotConnected => Display::fmt(&ClientRequestError::NotConnected, f),
-            ElicitError::Disconnected => Display::fmt(&ClientRequestError::Disconnected, f),
-            ElicitError::TimedOut(d) => Display::fmt(&ClientRequestError::TimedOut(*d), f),
-            ElicitError::Unsupported => f.write_str("the client does not support elicitation"),
-            ElicitError::Schema(m) => write!(f, "the requested type cannot be elicited: {m}"),
-            ElicitError::Client(e) => write!(f, "the client refused the elicitation: {e}"),
-            ElicitError::InvalidResponse(m) => write!(f, "invalid elicitation response: {m}"),
-        }
-    }
-}
-
-impl std::error::Error for ElicitError {}
 
 impl ElicitError {
     /// The failure of the request that carried the elicitation.

@@ -3,7 +3,6 @@
 //! major version was raised (a compatible one unless its minor was), and `MCP_CONTRACT_UPDATE=1`
 //! records the new contract once the version allows it.
 
-use std::fmt;
 use std::path::Path;
 
 use super::report::{Class, Report};
@@ -65,21 +64,14 @@ impl Bump {
 }
 
 /// Why a contract check failed: its text says what changed, the witnesses, and what to do.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[error("{message}")]
 pub struct ContractFailure {
     /// The message.
     pub message: String,
     /// The comparison, when there was one.
     pub report: Option<Report>,
 }
-
-impl fmt::Display for ContractFailure {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.message)
-    }
-}
-
-impl std::error::Error for ContractFailure {}
 
 fn updating() -> bool {
     std::env::var(UPDATE_VAR).is_ok_and(|v| !v.is_empty() && v != "0")

@@ -2,7 +2,6 @@
 //! its builder, built once in `ServerBuilder::build`).
 
 use std::collections::HashMap;
-use std::fmt;
 use std::panic::Location;
 use std::sync::Arc;
 
@@ -55,25 +54,14 @@ impl PromptTable {
 }
 
 /// Why a prompt cannot be served.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("prompt `{prompt}` cannot be served: {problem}")]
 pub struct PromptBuildError {
     /// The prompt's published name.
     pub prompt: String,
     /// What is wrong.
     pub problem: String,
 }
-
-impl fmt::Display for PromptBuildError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "prompt `{}` cannot be served: {}",
-            self.prompt, self.problem
-        )
-    }
-}
-
-impl std::error::Error for PromptBuildError {}
 
 /// The prompts a server serves, built, in order.
 #[derive(Clone, Default)]

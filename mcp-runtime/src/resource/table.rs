@@ -43,7 +43,10 @@ struct Entry {
 }
 
 /// A URI (or template) published by two resource tables a server serves together.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "two resources are published as `{uri}`: one in the resource table made at {first}, one in the table made at {second}"
+)]
 pub struct DuplicateResource {
     /// The URI or template.
     pub uri: &'static str,
@@ -51,16 +54,6 @@ pub struct DuplicateResource {
     pub first: String,
     /// Where the second table was made.
     pub second: String,
-}
-
-impl fmt::Display for DuplicateResource {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "two resources are published as `{}`: one in the resource table made at {}, one in the table made at {}",
-            self.uri, self.first, self.second
-        )
-    }
 }
 
 /// Why a `resources/read` has no contents.

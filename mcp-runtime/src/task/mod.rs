@@ -195,24 +195,16 @@ impl TaskRecord {
 }
 
 /// Why a store refused.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum TaskStoreError {
     /// A limit of [`TaskLimits`] is reached; the text says which.
+    #[error("too many tasks: {0}")]
     Full(String),
     /// The store itself failed (a lost connection to a shared store).
+    #[error("task store failed: {0}")]
     Backend(String),
 }
-
-impl std::fmt::Display for TaskStoreError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            TaskStoreError::Full(m) => write!(f, "too many tasks: {m}"),
-            TaskStoreError::Backend(m) => write!(f, "task store failed: {m}"),
-        }
-    }
-}
-
-impl std::error::Error for TaskStoreError {}
 
 /// The limits [`TaskStore::create`] enforces atomically with the insertion.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -129,21 +129,14 @@ pub trait ToolSet {
 }
 
 /// Why a tool's contract cannot be served.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("tool `{tool}` cannot be served: {problem}")]
 pub struct ToolBuildError {
     /// The tool's published name.
     pub tool: String,
     /// What is wrong, with the JSON Pointer and keyword where there is one.
     pub problem: String,
 }
-
-impl std::fmt::Display for ToolBuildError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "tool `{}` cannot be served: {}", self.tool, self.problem)
-    }
-}
-
-impl std::error::Error for ToolBuildError {}
 
 /// A tool ready to serve: its contract built once, its validator compiled once.
 #[derive(Clone)]

@@ -1,7 +1,6 @@
 //! The tool table a server serves, in declaration order.
 
 use std::collections::HashMap;
-use std::fmt;
 use std::panic::Location;
 use std::sync::{Arc, OnceLock};
 
@@ -42,7 +41,10 @@ pub struct ToolTable {
 }
 
 /// A published name found in two tool tables that a server serves together.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "two tools are published as `{name}`: one in the tool table made at {first}, one in the table made at {second}; give one of them another `#[tool(name = \"...\")]`"
+)]
 pub struct DuplicateTool {
     /// The published name.
     pub name: &'static str,
@@ -50,16 +52,6 @@ pub struct DuplicateTool {
     pub first: String,
     /// Where the second table was made.
     pub second: String,
-}
-
-impl fmt::Display for DuplicateTool {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "two tools are published as `{}`: one in the tool table made at {}, one in the table made at {}; give one of them another `#[tool(name = \"...\")]`",
-            self.name, self.first, self.second
-        )
-    }
 }
 
 impl ToolTable {

@@ -14,6 +14,7 @@ use std::sync::Arc;
 
 use super::store::{Relay, RelayKind, Relayed, StoreError, now_us};
 use crate::context::connection::Connection;
+use crate::error::error_chain;
 use crate::protocol::subscriptions::Change;
 use crate::protocol::{Incoming, RequestId};
 use crate::server::{ChangeFleet, Server};
@@ -68,7 +69,7 @@ impl ChangeFleet for Changes {
         runtime.spawn(async move {
             let sent = publish(&*relay, replica, RelayKind::Change, "", message).await;
             if let Err(e) = sent {
-                tracing::warn!(error = %e, "a resource change was not relayed");
+                tracing::warn!(error = %error_chain(&e), "a resource change was not relayed");
             }
         });
     }

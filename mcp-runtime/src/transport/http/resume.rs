@@ -38,6 +38,7 @@ use super::sse::{Event, message, priming, sse_events};
 use super::store::{EventId, EventKind, EventStore, StoredEvent, StreamKey};
 use super::{Endpoint, HttpOptions, Refusal};
 use crate::context::connection::Connection;
+use crate::error::error_chain;
 use crate::error::{ProtocolError, codes};
 use crate::protocol::RequestId;
 use crate::server::Reply;
@@ -129,7 +130,7 @@ impl Writer {
             && !self.failed
         {
             self.failed = true;
-            tracing::warn!(stream = %self.key.stream, error = %e,
+            tracing::warn!(stream = %self.key.stream, error = %error_chain(&e),
                 "the event store failed: this stream cannot be resumed");
         }
     }
@@ -224,7 +225,7 @@ pub(super) async fn resume(
     let store = endpoint.options.event_store.0.clone();
     // The whole stream (bounded): what the client missed, and whether its id is one of ours.
     let found = store.read(&key, 0, Duration::ZERO).await.map_err(|e| {
-        tracing::warn!(error = %e, "the event store failed");
+        tracing::warn!(error = %error_chain(&e), "the event store failed");
         Refusal::new(
             StatusCode::SERVICE_UNAVAILABLE,
             super::SERVER_BUSY,
@@ -324,7 +325,7 @@ impl Follow {
                 Err(e) => {
                     // The store is down: keep trying for a lease's time, then give up.
                     let since = *failing_since.get_or_insert_with(tokio::time::Instant::now);
-                    tracing::warn!(error = %e, "the event store failed while following a stream");
+                    tracing::warn!(error = %error_chain(&e), "the event store failed while following a stream");
                     if since.elapsed() > self.options_lease {
                         self.done = true;
                         return self.lost().await;
@@ -360,7 +361,7 @@ impl Follow {
             text: text.clone(),
         };
         if let Err(e) = self.store.append(&self.key, answer, Duration::ZERO).await {
-            tracing::debug!(error = %e, "could not store a lost request's error");
+            tracing::debug!(error = %error_chain(&e), "could not store a lost request's error");
         }
         Some(message(&text).id(self.key.event_id(seq)))
     }

@@ -12,6 +12,7 @@ use tokio_util::sync::CancellationToken;
 use super::live::Session;
 use super::table::Table;
 use crate::context::connection::{Connection, lock};
+use crate::error::error_chain;
 use crate::protocol::Incoming;
 use crate::protocol::subscriptions::Change;
 use crate::server::Server;
@@ -133,7 +134,9 @@ async fn change(
                 }
             }
             Ok(None) => {}
-            Err(e) => tracing::warn!(session = %id, error = %e, "subscriptions not read"),
+            Err(e) => {
+                tracing::warn!(session = %id, error = %error_chain(&e), "subscriptions not read")
+            }
         }
     }
     let holds = |conn: &Connection| streaming.iter().any(|(_, s)| s.conn.same(conn));
@@ -176,7 +179,7 @@ fn forward(session: Arc<Session>, relay: Arc<dyn Relay>, replica: u64, id: Strin
                 message.to_string(),
             );
             if let Err(e) = sent.await {
-                tracing::warn!(session = %id, error = %e, "a message for the stream was lost");
+                tracing::warn!(session = %id, error = %error_chain(&e), "a message for the stream was lost");
             }
         }
         if !session.conn.is_closed() {

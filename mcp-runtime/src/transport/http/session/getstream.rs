@@ -24,6 +24,7 @@ use crate::context::connection::lock;
 use crate::context::outgoing::Outgoing;
 use crate::context::queue;
 use crate::error::codes;
+use crate::error::error_chain;
 
 pub(in crate::transport::http) async fn get(
     endpoint: &Endpoint,
@@ -172,7 +173,7 @@ impl Announce {
             String::new(),
         );
         if let Err(e) = sent.await {
-            tracing::warn!(session = %self.session, error = %e, "could not announce the stream");
+            tracing::warn!(session = %self.session, error = %error_chain(&e), "could not announce the stream");
         }
     }
 }

@@ -33,6 +33,7 @@ use super::store::{Relay, RelayKind, SessionRecord, SessionStore, StoreError};
 use super::{Endpoint, HttpOptions, Refusal, SERVER_BUSY, json_response};
 use crate::context::connection::{Connection, lock};
 use crate::error::codes;
+use crate::error::error_chain;
 use crate::protocol::Incoming;
 use crate::server::Server;
 pub(super) use getstream::{delete, get};
@@ -154,7 +155,7 @@ impl Sessions {
 async fn keep_alive(store: &dyn SessionStore, ids: Vec<String>, idle: Duration) {
     for id in ids {
         if let Err(e) = store.touch(&id, idle).await {
-            tracing::warn!(session = %id, error = %e, "could not keep a busy session alive");
+            tracing::warn!(session = %id, error = %error_chain(&e), "could not keep a busy session alive");
         }
     }
 }
@@ -230,7 +231,7 @@ impl Sessions {
         if let Some(record) = session.changed()
             && let Err(e) = self.store.save(id, record, idle).await
         {
-            tracing::warn!(session = %id, error = %e, "could not store a session's change");
+            tracing::warn!(session = %id, error = %error_chain(&e), "could not store a session's change");
         }
     }
 }
@@ -257,7 +258,7 @@ fn too_many_sessions(options: &HttpOptions) -> Refusal {
 
 /// The session store could not answer (Redis down): `503`, and the next request tries again.
 fn store_failed(error: StoreError) -> Refusal {
-    tracing::warn!(%error, "the session store failed");
+    tracing::warn!(error = %error_chain(&error), "the session store failed");
     Refusal::new(
         StatusCode::SERVICE_UNAVAILABLE,
         SERVER_BUSY,

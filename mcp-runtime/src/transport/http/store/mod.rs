@@ -183,10 +183,13 @@ pub(super) fn now_ms() -> u64 {
 
 /// A store that could not answer: Redis down or unreachable, or a record it could not read. The
 /// request that needed it is refused (`503`, JSON-RPC error `-32000`); nothing panics, and the
-/// next request tries again.
-#[derive(Debug)]
+/// next request tries again. `Display` writes the message alone; the cause is its
+/// [`source`](std::error::Error::source), so that a report walking the chain prints it once.
+#[derive(Debug, thiserror::Error)]
+#[error("{message}")]
 pub struct StoreError {
     message: String,
+    #[source]
     source: Option<Box<dyn std::error::Error + Send + Sync>>,
 }
 
@@ -208,21 +211,6 @@ impl StoreError {
             message: message.into(),
             source: Some(Box::new(source)),
         }
-    }
-}
-
-impl fmt::Display for StoreError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match &self.source {
-            Some(source) => write!(f, "{}: {source}", self.message),
-            None => f.write_str(&self.message),
-        }
-    }
-}
-
-impl std::error::Error for StoreError {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        self.source.as_deref().map(|e| e as _)
     }
 }
 
