@@ -19,6 +19,7 @@ pub mod http;
 pub mod nginx;
 pub mod python;
 pub mod redis;
+pub mod rng;
 pub mod shapes;
 pub mod stdio;
 pub mod task_calls;

@@ -59,11 +59,7 @@ impl Context {
         question: Question,
         params: Value,
     ) -> Result<Value, ClientRequestError> {
-        let scope = self
-            .inner
-            .scope
-            .as_ref()
-            .ok_or(ClientRequestError::NotConnected)?;
+        let scope = self.scope().ok_or(ClientRequestError::NotConnected)?;
         if let Some(task) = &scope.task {
             let asked = json!({"method": question.method(), "params": params});
             return task.clone().ask(asked).await;
@@ -105,52 +101,43 @@ impl RequestScope {
 
 /// Why a sampling request ([`Context::sample`]) or a roots request ([`Context::roots`]) got no
 /// answer. `Display` writes a sentence for people; its wording is not a contract.
-#[derive(Debug, Clone, PartialEq)]
+// What any request to the client can meet reads the same as there (`ClientRequestError`).
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
 #[non_exhaustive]
 pub enum AskError {
     /// The call is not attached to a client ([`Context::detached`]).
+    #[error("{}", ClientRequestError::NotConnected)]
     NotConnected,
     /// The client did not declare the capability the request needs: `"sampling"`,
     /// `"sampling.tools"` (a sampling request with tools) or `"roots"`.
+    #[error(
+        "the client does not support {what}: it did not declare the `{0}` capability",
+        what = capability_text(.0)
+    )]
     Unsupported(&'static str),
     /// The client answered the request with an error (the user refused, say).
+    #[error("the client refused the request: {0}")]
     Client(ProtocolError),
     /// The client's answer is not the result the method returns.
+    #[error("invalid response from the client: {0}")]
     InvalidResponse(String),
     /// The connection closed before the answer arrived.
+    #[error("{}", ClientRequestError::Disconnected)]
     Disconnected,
     /// No answer came within the server's `client_request_timeout`.
+    #[error("{}", ClientRequestError::TimedOut(*.0))]
     TimedOut(std::time::Duration),
 }
 
-impl std::fmt::Display for AskError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        use std::fmt::Display;
-        match self {
-            // What any request to the client can meet reads the same as there.
-            AskError::NotConnected => Display::fmt(&ClientRequestError::NotConnected, f),
-            AskError::Disconnected => Display::fmt(&ClientRequestError::Disconnected, f),
-            AskError::TimedOut(d) => Display::fmt(&ClientRequestError::TimedOut(*d), f),
-            AskError::Unsupported(capability) => {
-                let what = match *capability {
-                    "sampling" => "sampling (its model)",
-                    "sampling.tools" => "tool use in sampling",
-                    "roots" => "roots",
-                    other => other,
-                };
-                write!(
-                    f,
-                    "the client does not support {what}: it did not declare the \
-                     `{capability}` capability"
-                )
-            }
-            AskError::Client(e) => write!(f, "the client refused the request: {e}"),
-            AskError::InvalidResponse(m) => write!(f, "invalid response from the client: {m}"),
-        }
+/// What a capability lets the client do, in words.
+fn capability_text(capability: &str) -> &str {
+    match capability {
+        "sampling" => "sampling (its model)",
+        "sampling.tools" => "tool use in sampling",
+        "roots" => "roots",
+        other => other,
     }
 }
-
-impl std::error::Error for AskError {}
 
 impl AskError {
     /// The failure of the request that carried the question.

@@ -117,6 +117,11 @@ impl RequestScope {
 static NO_CAPABILITIES: ClientCapabilities = ClientCapabilities(Value::Null);
 
 impl Context {
+    /// The request this call is attached to; `None` for a detached context.
+    pub(crate) fn scope(&self) -> Option<&RequestScope> {
+        self.inner.scope.as_deref()
+    }
+
     /// A context for a call that is not attached to any client (direct in-process calls).
     /// Progress and log messages go nowhere; elicitation fails with
     /// [`ElicitError::NotConnected`].
@@ -156,20 +161,18 @@ impl Context {
 
     /// The client's `clientInfo` (from `initialize`, or from the stateless request's `_meta`).
     pub fn client_info(&self) -> Option<&Implementation> {
-        self.inner.scope.as_ref()?.peer.client_info.as_ref()
+        self.scope()?.peer.client_info.as_ref()
     }
 
     /// The capabilities the client declared (empty for a detached context).
     pub fn client_capabilities(&self) -> &ClientCapabilities {
-        self.inner
-            .scope
-            .as_ref()
+        self.scope()
             .map_or(&NO_CAPABILITIES, |s| &s.peer.capabilities)
     }
 
     /// The protocol version this request is served under.
     pub fn protocol_version(&self) -> Option<&str> {
-        self.inner.scope.as_ref().map(|s| s.version)
+        self.scope().map(|s| s.version)
     }
 
     /// Reports progress as `notifications/progress`, when the request carried a
@@ -177,7 +180,7 @@ impl Context {
     /// is dropped, and so is any report made after the response went out. A report made before
     /// the call returns reaches the client before its response, over every transport.
     pub fn progress(&self, done: f64, total: Option<f64>, message: Option<&str>) {
-        let Some(scope) = &self.inner.scope else {
+        let Some(scope) = self.scope() else {
             return;
         };
         if let (Some(task), Some(m)) = (&scope.task, message) {
@@ -211,7 +214,7 @@ impl Context {
 
     /// [`Context::log`] with any JSON as the message's `data`.
     pub fn log_data(&self, level: LogLevel, data: Value) {
-        let Some(scope) = &self.inner.scope else {
+        let Some(scope) = self.scope() else {
             return;
         };
         if !scope.log_allowed(level) {
@@ -225,16 +228,13 @@ impl Context {
 
     /// True once the client cancelled this request.
     pub fn is_cancelled(&self) -> bool {
-        self.inner
-            .scope
-            .as_ref()
-            .is_some_and(|s| s.cancel.is_cancelled())
+        self.scope().is_some_and(|s| s.cancel.is_cancelled())
     }
 
     /// Resolves when the client cancels this request (never, for a detached context). A tool
     /// that is simply awaiting needs no such check: its future is dropped on cancellation.
     pub async fn cancelled(&self) {
-        match &self.inner.scope {
+        match self.scope() {
             Some(s) => s.cancel.cancelled().await,
             None => std::future::pending().await,
         }
@@ -257,7 +257,7 @@ impl Context {
         &self,
         message: impl Into<String>,
     ) -> Result<Elicitation<T>, ElicitError> {
-        let scope = self.inner.scope.as_ref().ok_or(ElicitError::NotConnected)?;
+        let scope = self.scope().ok_or(ElicitError::NotConnected)?;
         if !scope.peer.capabilities.elicitation() {
             return Err(ElicitError::Unsupported);
         }
@@ -274,38 +274,26 @@ impl Context {
 }
 
 /// Why a request to the client ([`Context::client_request`]) got no answer.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[non_exhaustive]
 pub enum ClientRequestError {
     /// The call is not attached to a client ([`Context::detached`]).
+    #[error("the call is not attached to a client")]
     NotConnected,
     /// The request is served statelessly: the server cannot send requests to the client; ask
     /// with [`Context::require_input`] instead.
+    #[error("a stateless request cannot send requests to the client")]
     Stateless,
     /// The client answered with an error.
+    #[error("the client answered with an error: {0}")]
     Client(crate::error::ProtocolError),
     /// The connection closed before the answer arrived.
+    #[error("the client disconnected")]
     Disconnected,
     /// No answer came within the server's `client_request_timeout`.
+    #[error("the client did not answer within {}s", .0.as_secs_f64())]
     TimedOut(std::time::Duration),
 }
-
-impl std::fmt::Display for ClientRequestError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            ClientRequestError::NotConnected => f.write_str("the call is not attached to a client"),
-            ClientRequestError::Stateless => {
-                f.write_str("a stateless request cannot send requests to the client")
-            }
-            ClientRequestError::Client(e) => write!(f, "the client answered with an error: {e}"),
-            ClientRequestError::Disconnected => f.write_str("the client disconnected"),
-            ClientRequestError::TimedOut(d) => {
-                write!(f, "the client did not answer within {}s", d.as_secs_f64())
-            }
-        }
-    }
-}
-
-impl std::error::Error for ClientRequestError {}
 
 impl Context {
     /// Sends the request `method` with `params` to the client and waits for its result: a form
@@ -319,11 +307,7 @@ impl Context {
         method: &str,
         params: Value,
     ) -> Result<Value, ClientRequestError> {
-        let scope = self
-            .inner
-            .scope
-            .as_ref()
-            .ok_or(ClientRequestError::NotConnected)?;
+        let scope = self.scope().ok_or(ClientRequestError::NotConnected)?;
         if scope.stateless {
             return Err(ClientRequestError::Stateless);
         }
@@ -333,13 +317,13 @@ impl Context {
     /// Stateless era: the client's answer to the input request named `key`, when this call is a
     /// retry carrying `inputResponses` (see [`Context::require_input`]).
     pub fn input_response(&self, key: &str) -> Option<&Value> {
-        self.inner.scope.as_ref()?.input_responses.get(key)
+        self.scope()?.input_responses.get(key)
     }
 
     /// Stateless era: the `requestState` the client echoed from an earlier `input_required`
     /// result, exactly as sent. It travelled through the client: verify it before trusting it.
     pub fn request_state(&self) -> Option<&str> {
-        self.inner.scope.as_ref()?.request_state_in.as_deref()
+        self.scope()?.request_state_in.as_deref()
     }
 
     /// Stateless era: ends this run with an `input_required` result asking the client the
@@ -357,8 +341,8 @@ impl Context {
         request_state: Option<String>,
     ) -> crate::ToolError {
         let mid_round_trip =
-            |s: &&Arc<RequestScope>| s.stateless && s.task.as_ref().is_none_or(|t| !t.is_task());
-        let Some(scope) = self.inner.scope.as_ref().filter(mid_round_trip) else {
+            |s: &&RequestScope| s.stateless && s.task.as_ref().is_none_or(|t| !t.is_task());
+        let Some(scope) = self.scope().filter(mid_round_trip) else {
             return crate::ToolError::new(
                 "this tool needs input from the client, which only a stateless (2026-07-28) \
                  request can provide this way",

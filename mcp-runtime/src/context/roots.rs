@@ -55,7 +55,7 @@ impl Context {
     ///
     /// Fails with [`AskError::Unsupported`] when the client did not declare `roots`.
     pub async fn roots(&self) -> Result<Vec<Root>, AskError> {
-        if self.inner.scope.is_none() {
+        if self.scope().is_none() {
             return Err(AskError::NotConnected);
         }
         if !self.client_capabilities().roots() {

@@ -316,7 +316,7 @@ impl Context {
         request: CreateMessageRequest,
     ) -> Result<CreateMessageResult, AskError> {
         let caps = self.client_capabilities();
-        if self.inner.scope.is_none() {
+        if self.scope().is_none() {
             return Err(AskError::NotConnected);
         }
         if !caps.sampling() {

@@ -83,6 +83,17 @@ pub struct Change {
     pub witness: Option<Value>,
 }
 
+impl Change {
+    /// Where in the entry, as the reports print it: the pointer, or `/` for the whole entry.
+    pub fn place(&self) -> &str {
+        if self.pointer.is_empty() {
+            "/"
+        } else {
+            &self.pointer
+        }
+    }
+}
+
 /// Every change between two snapshots, most severe first.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Report {
@@ -153,11 +164,7 @@ impl Report {
                 c.class.label(),
                 c.kind.label(),
                 c.name,
-                if c.pointer.is_empty() {
-                    "/"
-                } else {
-                    &c.pointer
-                },
+                c.place(),
                 c.rule,
                 c.message
             );
@@ -199,11 +206,7 @@ impl Report {
                     c.class.label(),
                     c.kind.label(),
                     c.name,
-                    if c.pointer.is_empty() {
-                        "/"
-                    } else {
-                        &c.pointer
-                    },
+                    c.place(),
                     c.rule,
                     c.message.replace('|', "\\|"),
                     witness.replace('|', "\\|")

@@ -383,25 +383,8 @@ mod tests {
         }
     }
 
-    /// xorshift64*: the same templates and URIs on every run.
-    struct Rng(u64);
-
-    impl Rng {
-        fn next(&mut self) -> u64 {
-            self.0 ^= self.0 >> 12;
-            self.0 ^= self.0 << 25;
-            self.0 ^= self.0 >> 27;
-            self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-        }
-
-        fn below(&mut self, n: usize) -> usize {
-            (self.next() % n as u64) as usize
-        }
-
-        fn pick<'a>(&mut self, items: &[&'a str]) -> &'a str {
-            items[self.below(items.len())]
-        }
-    }
+    // xorshift64* from test-support: the same templates and URIs on every run.
+    use test_support::rng::Rng;
 
     /// Literal parts: separators, the characters a simple value may not hold, regex syntax, and
     /// text that values also contain.
@@ -420,7 +403,7 @@ mod tests {
         let mut text = String::new();
         for i in 0..1 + rng.below(5) {
             match rng.below(5) {
-                0 | 1 => text.push_str(rng.pick(LITERALS)),
+                0 | 1 => text.push_str(rng.pick::<&str>(LITERALS)),
                 2 => text.push_str(&format!("{{v{i}}}")),
                 3 => text.push_str(&format!("{{+v{i}}}")),
                 _ => text.push_str(&format!("{{#v{i}}}")),
@@ -435,7 +418,7 @@ mod tests {
         let mut uri = String::new();
         if rng.below(4) == 0 {
             for _ in 0..rng.below(10) {
-                uri.push_str(rng.pick(PIECES));
+                uri.push_str(rng.pick::<&str>(PIECES));
             }
             return uri;
         }
@@ -447,7 +430,7 @@ mod tests {
                         uri.push('#');
                     }
                     for _ in 0..1 + rng.below(3) {
-                        uri.push_str(rng.pick(PIECES));
+                        uri.push_str(rng.pick::<&str>(PIECES));
                     }
                 }
             }

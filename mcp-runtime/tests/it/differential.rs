@@ -17,6 +17,7 @@ use mcp_runtime::validate::Validator;
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value, json};
 use test_support::call_detached;
+use test_support::rng::Rng;
 use test_support::shapes::{Address, Tree};
 use test_support::tasks::Priority;
 
@@ -557,30 +558,6 @@ fn raw_cases() -> Vec<Case> {
 }
 
 // ---- the generator -------------------------------------------------------------------------------
-
-/// xorshift64*: small, fast, and the same sequence on every run.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        let mut x = self.0;
-        x ^= x >> 12;
-        x ^= x << 25;
-        x ^= x >> 27;
-        self.0 = x;
-        x.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-    /// True with probability `percent`%.
-    fn chance(&mut self, percent: u64) -> bool {
-        self.next() % 100 < percent
-    }
-    fn pick<'a, T>(&mut self, items: &'a [T]) -> &'a T {
-        &items[self.below(items.len())]
-    }
-}
 
 const STRINGS: &[&str] = &[
     "",

@@ -12,6 +12,7 @@ use std::collections::BTreeMap;
 
 use mcp_runtime::validate::string_conforms;
 use serde_json::json;
+use test_support::rng::Rng;
 
 /// (format, valid samples, invalid samples).
 #[rustfmt::skip]
@@ -165,21 +166,6 @@ const ALPHABET: &[char] = &[
     '(', ')', '*', '+', ',', ';', '=', '%', ' ', '"', '\\', '{', '}', '<', '>', 'T', 'Z', 'P', 'W',
     'ä', '例', '·', 'x', 'n', '|', '^',
 ];
-
-/// A small deterministic generator (xorshift64*).
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
 
 /// Mutations of `s`: each drops, doubles, swaps or replaces one character.
 fn mutations(s: &str, rng: &mut Rng, n: usize) -> Vec<String> {
