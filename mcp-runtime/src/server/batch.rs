@@ -124,7 +124,7 @@ impl Server {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
+    use super::{BatchAnswer, Incoming, ProtocolError, Reply, WriteJson, batch_items};
 
     #[test]
     fn each_element_is_read_from_its_own_text() {

@@ -3,8 +3,12 @@
 
 use std::collections::BTreeMap;
 
-use super::*;
+use serde_json::Value;
+
+use super::Server;
+use crate::error::ProtocolError;
 use crate::prompt::CompleteRequest;
+use crate::protocol::Request;
 
 impl Server {
     pub(super) async fn complete(&self, req: &Request) -> Result<Value, ProtocolError> {

@@ -2,7 +2,15 @@
 //! the connection) and `logging/setLevel`; and the notifications a client sends
 //! (`notifications/initialized`, `notifications/cancelled`, `notifications/roots/list_changed`).
 
-use super::*;
+use std::sync::Arc;
+
+use serde_json::{Value, json};
+
+use super::Server;
+use crate::context::connection::{Connection, Handshake, Peer};
+use crate::error::ProtocolError;
+use crate::protocol::handshake::{InitializeParams, initialize_result};
+use crate::protocol::{LogLevel, Notification, Request, RequestId};
 
 impl Server {
     pub(super) fn initialize(

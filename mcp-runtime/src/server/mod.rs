@@ -41,33 +41,23 @@
 //! | `span.rs` | the `tracing` span of each request, with OpenTelemetry's names for MCP |
 
 use std::fmt;
-use std::future::Future;
-use std::pin::Pin;
-use std::sync::atomic::AtomicBool;
-use std::sync::{Arc, Mutex};
-use std::time::Duration;
+use std::sync::Arc;
 
 use futures_util::FutureExt;
 use futures_util::future::BoxFuture;
-use serde_json::{Map, Value, json};
+use serde_json::{Value, json};
 use tokio::sync::Semaphore;
 use tracing::Instrument;
 
-use crate::context::connection::{CancelToken, Connection, Handshake, Peer, lock};
-use crate::context::{Context, RequestScope};
+use crate::context::connection::{CancelToken, Connection, Peer};
 use crate::error::ProtocolError;
 use crate::prompt::Prompts;
-use crate::protocol::handshake::{InitializeParams, initialize_result};
 use crate::protocol::stateless::{
     CacheHint, Envelope, REMOVED_METHODS, ServerStamp, Stamp, discover_result, has_envelope,
     stamp_result,
 };
-use crate::protocol::{
-    Implementation, Incoming, Listing, LogLevel, Notification, Page, Request, RequestId,
-    params_meta, subscriptions,
-};
+use crate::protocol::{Implementation, Incoming, Page, Request, params_meta, subscriptions};
 use crate::resource::ResourceTable;
-use crate::tool::content::CallToolResult;
 use crate::tool::output::ToolOutput;
 use crate::tool::panic::{Panicked, catch, catch_sync, next_error_id};
 use crate::tool::state::StateMap;

@@ -2,8 +2,16 @@
 //! its body run attached to the request like a tool call, so it can elicit in both eras), and
 //! which of the prompt and completion methods a server answers.
 
+use std::sync::Arc;
+
+use serde_json::Value;
+
 use super::scope::{Scope, until_input_needed};
-use super::*;
+use super::{Outcome, Server};
+use crate::context::connection::{CancelToken, Connection};
+use crate::context::{Context, RequestScope};
+use crate::error::ProtocolError;
+use crate::protocol::{Page, Request};
 
 impl Server {
     /// True when this server answers `method` from its own prompts: `prompts/*` when it has a

@@ -228,7 +228,9 @@ impl serde::Serialize for ErrorObject<'_> {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
+    use super::{
+        ProtocolError, Reply, ReplyBody, RequestId, ServerStamp, ToolOutput, Value, result_message,
+    };
     use crate::tool::content::CallToolResult;
     use crate::tool::output::OutputForm;
     use serde_json::json;

@@ -3,8 +3,18 @@
 //! ends early with an `input_required` result when the code asks the client for input in the
 //! stateless era.
 
-use super::*;
+use std::future::Future;
+use std::sync::atomic::AtomicBool;
+use std::sync::{Arc, Mutex};
+
+use serde_json::{Map, Value, json};
+
+use super::Server;
+use crate::context::RequestScope;
+use crate::context::connection::{CancelToken, Connection, Handshake, Peer, lock};
 use crate::context::signal::Signal;
+use crate::protocol::stateless::Envelope;
+use crate::protocol::{LogLevel, Request, params_meta};
 
 /// What a request needs to know about the caller, from `initialize` or from the envelope.
 pub(super) struct Scope {
@@ -96,11 +106,21 @@ pub(super) async fn until_input_needed<T>(
             // The call first: one that is done at once never waits on the signal.
             biased;
             r = fut => Ok(r),
-            () = needed.raised() => Err(super::tasks::input_required(scope)),
+            () = needed.raised() => Err(input_required(scope)),
         },
     };
     scope
         .finished
         .store(true, std::sync::atomic::Ordering::Release);
     outcome
+}
+
+/// The `input_required` result of a stateless run that asked for input.
+pub(super) fn input_required(scope: &RequestScope) -> Value {
+    let requests = lock(&scope.input_requests).clone();
+    let mut result = json!({"resultType": "input_required", "inputRequests": requests});
+    if let Some(state) = lock(&scope.request_state_out).take() {
+        result["requestState"] = state.into();
+    }
+    result
 }

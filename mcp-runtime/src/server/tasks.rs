@@ -8,13 +8,25 @@
 //!   (`resultType: "task"`); `tasks/get` inlines the result, `tasks/update` answers questions,
 //!   `tasks/cancel` acknowledges; `tasks/result` and `tasks/list` do not exist.
 
-use super::*;
+use std::sync::Arc;
+
+use futures_util::FutureExt;
+use futures_util::future::BoxFuture;
+use serde_json::{Value, json};
+
+use super::scope::{Scope, input_required};
+use super::{Outcome, Server};
+use crate::context::RequestScope;
+use crate::context::connection::{Connection, Peer};
+use crate::error::ProtocolError;
 use crate::error::codes;
 use crate::protocol::Params;
+use crate::protocol::Request;
 use crate::task::run::{LiveTask, Tasks};
 use crate::task::wire::{RELATED_TASK_KEY, created_2026, detailed_2026, task_2025};
 use crate::task::{TaskRecord, TaskStatus};
 use crate::tool::TaskSupport;
+use crate::tool::output::ToolOutput;
 
 /// The extension's id, under `capabilities.extensions`.
 pub(crate) const TASKS_EXTENSION: &str = "io.modelcontextprotocol/tasks";
@@ -241,16 +253,6 @@ impl Server {
         };
         Outcome::Answer(answer.await)
     }
-}
-
-/// The `input_required` result of a stateless run that asked for input.
-pub(super) fn input_required(scope: &RequestScope) -> Value {
-    let requests = lock(&scope.input_requests).clone();
-    let mut result = json!({"resultType": "input_required", "inputRequests": requests});
-    if let Some(state) = lock(&scope.request_state_out).take() {
-        result["requestState"] = state.into();
-    }
-    result
 }
 
 /// True when a stateless request declared the tasks extension.

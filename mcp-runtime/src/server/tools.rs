@@ -2,10 +2,22 @@
 //! concurrency slots, timeouts, cancellation) on top of the tool table's call path.
 
 use std::borrow::Cow;
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::Arc;
+use std::time::Duration;
+
+use futures_util::FutureExt;
+use serde_json::{Value, json};
 
 use super::scope::until_input_needed;
-use super::*;
+use super::{Outcome, Scope, Server};
+use crate::context::Context;
+use crate::context::connection::{CancelToken, Connection};
+use crate::error::ProtocolError;
+use crate::protocol::{Listing, Page, Request};
 use crate::tool::call::{Checked, run};
+use crate::tool::content::CallToolResult;
 
 impl Server {
     pub(super) fn list_tools(&self, req: &Request) -> Result<Page, ProtocolError> {
@@ -164,7 +176,7 @@ fn format_duration(d: Duration) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
+    use super::{decode_cursor, encode_cursor, format_duration};
     use std::time::Duration;
 
     #[test]
