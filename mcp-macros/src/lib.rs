@@ -5,6 +5,7 @@
 //! `mcp-runtime` re-exports the macros (also in its `prelude`).
 
 #![doc(test(attr(deny(warnings))))]
+#![deny(missing_docs)]
 
 mod attr;
 mod check;

@@ -72,7 +72,9 @@
 //! # }
 //! ```
 
-#![warn(missing_docs)]
+#![deny(missing_docs)]
+// docs.rs (nightly, `--cfg docsrs`): each item behind a feature is shown with the feature it needs.
+#![cfg_attr(docsrs, feature(doc_cfg))]
 
 // What a tool is, and what it rests on. Arrows point down this list only: a folder uses the
 // ones below it, never one above (ARCHITECTURE.md draws the data path).
