@@ -214,3 +214,32 @@ pub mod prelude {
 #[cfg(doctest)]
 #[doc = include_str!("../../README.md")]
 pub struct ReadmeDoctests;
+
+/// The guide's pages (docs/guide/) are compiled with the doctests too: every code block in them.
+#[cfg(doctest)]
+mod guide_doctests {
+    #[doc = include_str!("../../docs/guide/tools.md")]
+    pub struct Tools;
+    #[doc = include_str!("../../docs/guide/validation.md")]
+    pub struct Validation;
+    #[doc = include_str!("../../docs/guide/errors.md")]
+    pub struct Errors;
+    #[doc = include_str!("../../docs/guide/resources.md")]
+    pub struct Resources;
+    #[doc = include_str!("../../docs/guide/prompts.md")]
+    pub struct Prompts;
+    #[doc = include_str!("../../docs/guide/tasks.md")]
+    pub struct Tasks;
+    #[doc = include_str!("../../docs/guide/context.md")]
+    pub struct Context;
+    #[doc = include_str!("../../docs/guide/sampling-and-roots.md")]
+    pub struct SamplingAndRoots;
+    #[doc = include_str!("../../docs/guide/testing.md")]
+    pub struct Testing;
+    #[doc = include_str!("../../docs/guide/observability.md")]
+    pub struct Observability;
+    #[doc = include_str!("../../docs/guide/http.md")]
+    pub struct Http;
+    #[doc = include_str!("../../docs/guide/scale-out.md")]
+    pub struct ScaleOut;
+}
