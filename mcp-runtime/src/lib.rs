@@ -87,6 +87,8 @@ pub mod server;
 pub mod transport;
 
 pub mod prompt;
+#[cfg(feature = "redis")]
+pub mod redis_conn;
 pub mod resource;
 pub mod tool;
 
