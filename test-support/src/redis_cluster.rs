@@ -21,6 +21,8 @@ pub trait RedisLike: Sync {
     fn keys(&self, pattern: &str) -> Vec<String>;
     /// Whether it is a cluster (whose keys carry hash tags).
     fn is_cluster(&self) -> bool;
+    /// The port of the node holding `key` (on a cluster, the master of its slot now).
+    fn port_of(&self, key: &str) -> u16;
 
     /// The prefix of the task store's keys: `mcp`, hash-tagged on a cluster.
     fn task_prefix(&self) -> &'static str {
@@ -53,6 +55,9 @@ impl<T: RedisLike + ?Sized> RedisLike for &T {
     fn is_cluster(&self) -> bool {
         (**self).is_cluster()
     }
+    fn port_of(&self, key: &str) -> u16 {
+        (**self).port_of(key)
+    }
 }
 
 impl RedisLike for Redis {
@@ -67,6 +72,9 @@ impl RedisLike for Redis {
     }
     fn is_cluster(&self) -> bool {
         false
+    }
+    fn port_of(&self, _key: &str) -> u16 {
+        self.port
     }
 }
 
@@ -242,6 +250,10 @@ impl RedisLike for RedisCluster {
 
     fn is_cluster(&self) -> bool {
         true
+    }
+
+    fn port_of(&self, key: &str) -> u16 {
+        self.master_of(key)
     }
 }
 

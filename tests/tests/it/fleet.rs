@@ -27,17 +27,25 @@ const REPLICAS: usize = 3;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn three_atrium_replicas_behind_round_robin_nginx_serve_as_one() {
+    let Some(redis) = Redis::start() else { return };
+    three_atrium_replicas_behind_round_robin_nginx_serve_as_one_on(&redis).await;
+}
+
+/// The body of [`three_atrium_replicas_behind_round_robin_nginx_serve_as_one`], on one Redis or a
+/// Redis Cluster (`redis_cluster`).
+pub(crate) async fn three_atrium_replicas_behind_round_robin_nginx_serve_as_one_on(
+    redis: &impl RedisLike,
+) {
     let Some(python) = python_with_sdk() else {
         return;
     };
-    let Some(redis) = Redis::start() else { return };
     let mut replicas = Vec::new();
     for _ in 0..REPLICAS {
         let args = [
             "--http",
             "0",
             "--redis",
-            &redis.url,
+            redis.url(),
             "--close-streams-after",
             "300",
         ];
@@ -48,7 +56,13 @@ async fn three_atrium_replicas_behind_round_robin_nginx_serve_as_one() {
         return;
     };
 
-    let (url, port) = (proxy.url.clone(), redis.port.to_string());
+    // Where atrium's bookings are (the scenario empties them between its parts).
+    let bookings = if redis.is_cluster() {
+        "{atrium}:bookings"
+    } else {
+        "atrium:bookings"
+    };
+    let (url, port) = (proxy.url.clone(), redis.port_of(bookings).to_string());
     let calls = CALLS.to_string();
     let stdout = tokio::task::spawn_blocking(move || {
         run_script(&python, "tests/py/fleet.py", &[&url, &port, &calls])

@@ -3,7 +3,8 @@
 //! directory of its own), runs the same test bodies as one Redis does, sessions
 //! (`redis_sessions`), streams resumed on another replica and resource changes relayed
 //! (`redis_streams`), tasks (`redis_tasks`: records, lists, limits, answers, the `--redis` flag)
-//! and three replicas behind nginx with the Python client (`fleet`); and a fleet under load
+//! and three replicas behind nginx with the Python client (`fleet`: the kit's replicas, and
+//! atrium's whole scenario with its bookings on the cluster); and a fleet under load
 //! through a master failover: the master holding a session's slot is killed, its replica takes
 //! over, and the test prints what the clients saw and what was lost.
 //!
@@ -65,6 +66,8 @@ on_a_cluster! {
         crate::redis_tasks::answers_kept_for_a_task_expire_with_its_record_and_are_taken_once_on;
     three_replicas_behind_nginx_with_the_python_client =>
         crate::fleet::progress_and_log_messages_follow_a_session_across_replicas_on;
+    three_atrium_replicas_behind_nginx_serve_as_one =>
+        crate::fleet::three_atrium_replicas_behind_round_robin_nginx_serve_as_one_on;
 }
 
 #[tokio::test]
