@@ -5,14 +5,15 @@
 //! (`redis_streams`), tasks (`redis_tasks`: records, lists, limits, answers, the `--redis` flag)
 //! and three replicas behind nginx with the Python client (`fleet`: the kit's replicas, and
 //! atrium's whole scenario with its bookings on the cluster); and a fleet under load
-//! through a master failover: the master holding a session's slot is killed, its replica takes
-//! over, and the test prints what the clients saw and what was lost.
+//! through a master failover: the master holding a session's slot (and every replica's relay
+//! subscription: the first seed) is killed, its replica takes over, the relay subscribes again on
+//! the next seed, and the test prints what the clients saw and what was lost.
 //!
 //! Needs Debian's `redis-server` (and nginx, and `<repo>/.venv` for the Python fleet); without
 //! them the tests say why and pass, unless `MCP_INTEROP_REQUIRED` is set (`.ci/run` sets it).
 
-use crate::common;
 use crate::fleet_faults::{Outcomes, fleet, session_client, stateless_client};
+use crate::{common, redis_sessions};
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -94,14 +95,27 @@ async fn a_master_killed_under_load_fails_over_to_its_replica() {
     let Some((mut replicas, proxy)) = fleet(&cluster).await else {
         return;
     };
+    // Two replicas in this process too, whose relay subscribes on the first seed.
+    let (a, b, relayed) = redis_sessions::two_replicas(&cluster).await;
+    // The watched session: one whose key lives on the first seed, so that its master's death
+    // also takes every replica's relay subscription with it.
     let http = reqwest::Client::new();
     let init = json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
         "protocolVersion": "2025-06-18", "capabilities": {},
         "clientInfo": {"name": "watched", "version": "1"}}});
-    let (status, watched, _) =
-        common::post_in_session(&http, &proxy.url, None, "2025-06-18", init).await;
-    assert_eq!(status, 200);
-    let watched = watched.expect("a session");
+    let seed = cluster.ports[0];
+    let mut watched = None;
+    for _ in 0..100 {
+        let (status, id, _) =
+            common::post_in_session(&http, &proxy.url, None, "2025-06-18", init.clone()).await;
+        assert_eq!(status, 200);
+        let id = id.expect("a session");
+        if cluster.master_of(&format!("mcp:session:{id}")) == seed {
+            watched = Some(id);
+            break;
+        }
+    }
+    let watched = watched.expect("a session on the first seed in 100 tries");
     let key = format!("mcp:session:{watched}");
     let master = cluster.master_of(&key);
 
@@ -142,6 +156,9 @@ async fn a_master_killed_under_load_fails_over_to_its_replica() {
     let ping = json!({"jsonrpc": "2.0", "id": 1, "method": "ping"});
     let (status, _, answer) =
         common::post_in_session(&http, &proxy.url, Some(&watched), "2025-06-18", ping).await;
+    // The relay subscribed again, on the next seed: an answer given to B reaches the call on A.
+    let (text, relay_took) = redis_sessions::elicit(&a, &b, &relayed, 1).await;
+    assert_eq!(text, "picked Green (sure: None)");
     let refused = total.get("503 error -32000").copied().unwrap_or(0);
     let lost = total.get("404 error -32600").copied().unwrap_or(0);
     let ok = total.get("ok").copied().unwrap_or(0);
@@ -151,7 +168,7 @@ async fn a_master_killed_under_load_fails_over_to_its_replica() {
          slot had no master, {lost} sessions lost (404: written to the master, not yet to its \
          replica); stateless calls {stateless_ok} answered, {stateless_failed} not; {during} \
          requests during the failover; all outcomes {total:?}; the watched session after it: \
-         {status}"
+         {status}; an elicitation answer relayed after it in {relay_took:?}"
     );
     assert_eq!(
         (status, &answer[0]["result"]),

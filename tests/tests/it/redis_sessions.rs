@@ -71,7 +71,7 @@ fn call(id: u64, name: &str) -> Value {
 }
 
 /// Two replicas on `redis` (sessions idle for 10 minutes), and a session opened on the first.
-async fn two_replicas(redis: &impl RedisLike) -> (Served, Served, String) {
+pub(crate) async fn two_replicas(redis: &impl RedisLike) -> (Served, Served, String) {
     let a = replica(redis, Duration::from_secs(600)).await;
     let b = replica(redis, Duration::from_secs(600)).await;
     let session = open(&a).await;
@@ -220,7 +220,12 @@ async fn call_events(to: &Served, session: &str, body: Value) -> common::Events 
 
 /// Asks for a color on `caller`, answers on `answerer`; the tool's text, and how long the answer
 /// took from its POST to the call's result.
-async fn elicit(caller: &Served, answerer: &Served, session: &str, id: u64) -> (String, Duration) {
+pub(crate) async fn elicit(
+    caller: &Served,
+    answerer: &Served,
+    session: &str,
+    id: u64,
+) -> (String, Duration) {
     let mut events = call_events(caller, session, call(id, "pick_color")).await;
     let ask = events.next().await;
     assert_eq!(ask["method"], "elicitation/create", "{ask}");
