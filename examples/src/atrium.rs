@@ -114,8 +114,8 @@ pub async fn store_for(
 ) -> Result<Box<dyn BookingStore>, StoreDown> {
     #[cfg(feature = "redis")]
     if let Some(url) = &args.redis {
-        let client = redis::Client::open(url.as_str()).map_err(|e| StoreDown(e.to_string()))?;
-        let conn = redis::aio::ConnectionManager::new(client)
+        // One Redis, or a Redis Cluster (`redis+cluster://host:port,host:port`).
+        let conn = mcp_runtime::redis_conn::RedisConnection::connect(url)
             .await
             .map_err(|e| StoreDown(e.to_string()))?;
         return Ok(Box::new(RedisBookings::new(conn).await?));
@@ -128,11 +128,12 @@ pub async fn store_for(
 mod on_redis {
     //! Keys under `atrium:`: `next_id` (a counter: ids are `INCR`ed, so never reused),
     //! `bookings` (a hash, id → booking JSON) and `day:{room}:{day}` (a hash, hour → id). Booking
-    //! and cancelling are Lua scripts, each atomic: two replicas never book one slot twice.
+    //! and cancelling are Lua scripts, each atomic: two replicas never book one slot twice. On a
+    //! Redis Cluster the prefix is hash-tagged, `{atrium}:`, so each script's keys share a slot.
 
     use std::collections::BTreeSet;
 
-    use redis::aio::ConnectionManager;
+    use mcp_runtime::redis_conn::{RedisConnection, hash_tag};
 
     use super::{Booking, BookingStore, StoreDown, StoreFuture, first_booking};
 
@@ -164,10 +165,10 @@ mod on_redis {
         return 1";
 
     /// Atrium's bookings in Redis, shared by every replica on it.
-    pub struct RedisBookings(ConnectionManager);
-
-    fn day_key(room_id: &str, day: &str) -> String {
-        format!("{PREFIX}:day:{room_id}:{day}")
+    pub struct RedisBookings {
+        conn: RedisConnection,
+        /// [`PREFIX`], hash-tagged on a cluster.
+        prefix: String,
     }
 
     fn down(e: redis::RedisError) -> StoreDown {
@@ -176,21 +177,32 @@ mod on_redis {
 
     impl RedisBookings {
         /// Uses `conn`, seeding `bk_1` if this Redis has no bookings yet.
-        pub async fn new(conn: ConnectionManager) -> Result<Self, StoreDown> {
-            let store = RedisBookings(conn);
+        pub async fn new(conn: impl Into<RedisConnection>) -> Result<Self, StoreDown> {
+            let conn = conn.into();
+            let prefix = if conn.is_cluster() {
+                hash_tag(PREFIX)
+            } else {
+                PREFIX.to_owned()
+            };
+            let store = RedisBookings { conn, prefix };
+            let prefix = &store.prefix;
             let first = first_booking();
             let json = serde_json::to_string(&first).expect("a booking is JSON");
             let mut seed = redis::cmd("EVAL");
-            seed.arg(SEED).arg(3).arg(format!("{PREFIX}:next_id"));
-            seed.arg(day_key(&first.room_id, &first.day));
-            seed.arg(format!("{PREFIX}:bookings"));
+            seed.arg(SEED).arg(3).arg(format!("{prefix}:next_id"));
+            seed.arg(store.day_key(&first.room_id, &first.day));
+            seed.arg(format!("{prefix}:bookings"));
             seed.arg(first.hour).arg(&first.id).arg(json);
             store.query::<i64>(&seed).await?;
             Ok(store)
         }
 
         async fn query<T: redis::FromRedisValue>(&self, cmd: &redis::Cmd) -> Result<T, StoreDown> {
-            cmd.query_async(&mut self.0.clone()).await.map_err(down)
+            cmd.query_async(&mut self.conn.clone()).await.map_err(down)
+        }
+
+        fn day_key(&self, room_id: &str, day: &str) -> String {
+            format!("{}:day:{room_id}:{day}", self.prefix)
         }
     }
 
@@ -202,7 +214,7 @@ mod on_redis {
         ) -> StoreFuture<'a, BTreeSet<i64>> {
             Box::pin(async move {
                 let mut cmd = redis::cmd("HKEYS");
-                cmd.arg(day_key(room_id, day));
+                cmd.arg(self.day_key(room_id, day));
                 let hours: Vec<i64> = self.query(&cmd).await?;
                 Ok(hours.into_iter().collect())
             })
@@ -213,9 +225,9 @@ mod on_redis {
                 let mut cmd = redis::cmd("EVAL");
                 cmd.arg(BOOK)
                     .arg(3)
-                    .arg(day_key(&booking.room_id, &booking.day));
-                cmd.arg(format!("{PREFIX}:next_id"))
-                    .arg(format!("{PREFIX}:bookings"));
+                    .arg(self.day_key(&booking.room_id, &booking.day));
+                cmd.arg(format!("{}:next_id", self.prefix))
+                    .arg(format!("{}:bookings", self.prefix));
                 cmd.arg(booking.hour)
                     .arg(&booking.room_id)
                     .arg(&booking.room)
@@ -232,8 +244,10 @@ mod on_redis {
         fn cancel<'a>(&'a self, id: &'a str) -> StoreFuture<'a, bool> {
             Box::pin(async move {
                 let mut cmd = redis::cmd("EVAL");
-                cmd.arg(CANCEL).arg(1).arg(format!("{PREFIX}:bookings"));
-                cmd.arg(id).arg(PREFIX);
+                cmd.arg(CANCEL)
+                    .arg(1)
+                    .arg(format!("{}:bookings", self.prefix));
+                cmd.arg(id).arg(&self.prefix);
                 Ok(self.query::<i64>(&cmd).await? == 1)
             })
         }

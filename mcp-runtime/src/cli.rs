@@ -63,7 +63,8 @@ pub struct ServeArgs {
     #[arg(long, value_name = "ADDR", value_parser = http_addr)]
     pub http: Option<String>,
     /// Keep sessions, their streams' events and tasks in Redis (redis://HOST:PORT/DB), shared with every replica given
-    /// the same URL, so that a load balancer need not be sticky. Needs --http.
+    /// the same URL, so that a load balancer need not be sticky; a Redis Cluster is
+    /// redis+cluster://HOST:PORT,HOST:PORT (its seed nodes). Needs --http.
     #[cfg(feature = "redis")]
     #[arg(long, value_name = "URL", requires = "http")]
     pub redis: Option<String>,

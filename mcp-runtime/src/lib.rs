@@ -42,7 +42,7 @@
 //! | (always) tasks | yes | long-running tools: `#[tool(task)]`, the `tasks/*` methods of both eras, [`task::TaskStore`]; [`Client::call_tool_as_task`] and the other task calls |
 //! | (none) | always | resources: [`#[resource]`](macro@resource), [`resources!`], `resources/list`, `resources/templates/list`, `resources/read`, subscriptions (`resources/subscribe`, `subscriptions/listen`), list changes |
 //! | `cli` | no | `cli`: a server binary's command line (clap): stdio or `--http ADDR`, `--help`, `--version`; `cli::run(server)` is a whole `main` |
-//! | `redis` | no | `transport::http::store::RedisSessionStore`: handshake-era sessions in Redis, so replicas behind a round-robin balancer serve one session; `task::RedisTaskStore`: tasks in Redis, so any replica reads, lists, awaits and cancels them (implies `http`) |
+//! | `redis` | no | `transport::http::store::RedisSessionStore`: handshake-era sessions in Redis, so replicas behind a round-robin balancer serve one session; `task::RedisTaskStore`: tasks in Redis, so any replica reads, lists, awaits and cancels them; one Redis or a Redis Cluster (`redis_conn`) (implies `http`) |
 //!
 //! # Example
 //!
@@ -89,6 +89,8 @@ pub mod server;
 pub mod transport;
 
 pub mod prompt;
+#[cfg(feature = "redis")]
+pub mod redis_conn;
 pub mod resource;
 pub mod tool;
 

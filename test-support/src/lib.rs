@@ -6,6 +6,8 @@
 //!   `MCP_INTEROP_REQUIRED`);
 //! - [`nginx`]: nginx balancing round-robin over replica processes, and its per-upstream counts;
 //! - [`redis`]: a throwaway `redis-server` on a free port, and `redis-cli` to look into it;
+//! - [`redis_cluster`]: a throwaway local Redis Cluster, and [`redis_cluster::RedisLike`], what a
+//!   test body needs of either;
 //! - [`golden`]: a text compared with a committed file, a unified diff on mismatch;
 //! - [`wait`]: polling until a condition holds, bounded in time;
 //! - [`shapes`]: argument types several schema tests share (`Address`, `Tree`);
@@ -19,6 +21,7 @@ pub mod http;
 pub mod nginx;
 pub mod python;
 pub mod redis;
+pub mod redis_cluster;
 pub mod rng;
 pub mod shapes;
 pub mod stdio;

@@ -26,11 +26,14 @@ URL, REDIS_PORT, CALLS = sys.argv[1], sys.argv[2], int(sys.argv[3])
 
 
 def flush_bookings() -> None:
-    """Empties the fleet's calendar: where the stdio scenario starts a fresh server."""
-    scan = ["redis-cli", "-p", REDIS_PORT, "--scan", "--pattern", "atrium:*"]
-    keys = subprocess.run(scan, capture_output=True, text=True, check=True).stdout.split()
-    if keys:
-        subprocess.run(["redis-cli", "-p", REDIS_PORT, "DEL", *keys], capture_output=True, check=True)
+    """Empties the fleet's calendar: where the stdio scenario starts a fresh server. On a Redis
+    Cluster the keys are `{atrium}:…`, all in one slot, and REDIS_PORT is its master's."""
+    for pattern in ["atrium:*", "{atrium}:*"]:
+        scan = ["redis-cli", "-p", REDIS_PORT, "--scan", "--pattern", pattern]
+        keys = subprocess.run(scan, capture_output=True, text=True, check=True).stdout.split()
+        if keys:
+            delete = ["redis-cli", "-c", "-p", REDIS_PORT, "DEL", *keys]
+            subprocess.run(delete, capture_output=True, check=True)
 
 
 class FleetServer(se.Server):

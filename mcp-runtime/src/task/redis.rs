@@ -22,22 +22,27 @@
 //! record's remaining time; `take_answers` is `HGETALL` and `DEL` in one `MULTI`, which the
 //! replica running a task sends every poll interval after the `GET` of its record (so two
 //! commands per running task per poll interval, whether it asks anything or not) and once more
-//! when the task ends. The scripts name keys they build from the prefix, which a single Redis
-//! (or one with replicas) allows and Redis Cluster does not.
+//! when the task ends. `create` reads records it builds the keys of from the prefix (the owner's
+//! tasks), which Redis allows of keys in the script's slot.
+//!
+//! On a Redis Cluster (a `redis+cluster://` URL) the prefix is hash-tagged, `{mcp}:task:{id}`
+//! and so on, so every key above shares one slot and each script and `MULTI` touches that slot
+//! only: the limits stay exact across the fleet, at the cost of keeping the fleet's tasks on one
+//! master (sessions and event streams spread over all of them).
 //!
 //! A command that fails (Redis unreachable, or slower than the connection's response timeout)
 //! is a [`TaskStoreError::Backend`]; the request that needed it gets a JSON-RPC error. The
-//! [`ConnectionManager`] reconnects by itself, so requests work again once Redis is back (its
+//! connection (`crate::redis_conn`) reconnects by itself, so requests work again once Redis is back (its
 //! records lost, if it restarted empty).
 
 use futures_util::future::BoxFuture;
-use redis::aio::{ConnectionManager, ConnectionManagerConfig};
 use serde_json::{Map, Value};
 
 use super::{TaskLimits, TaskPage, TaskRecord, TaskStore, TaskStoreError, now_ms};
+use crate::redis_conn::{RedisConnection, hash_tag};
 
 /// Counts the unexpired tasks and, within the limits, stores and indexes the new one.
-/// KEYS: the record, every task, the owner's tasks (or an empty string). ARGV: now, the JSON,
+/// KEYS: the record, every task, the owner's tasks (absent for a stateless task). ARGV: now, the JSON,
 /// its expiry, its creation, its id, the total limit, the per-owner limit, the record key prefix.
 const CREATE: &str = r"
 local now, expires = tonumber(ARGV[1]), tonumber(ARGV[3])
@@ -47,7 +52,7 @@ local function last_until(key, at)
 end
 redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', now)
 if redis.call('ZCARD', KEYS[2]) >= tonumber(ARGV[6]) then return 'total' end
-if KEYS[3] ~= '' then
+if KEYS[3] then
   for _, id in ipairs(redis.call('ZRANGE', KEYS[3], 0, -1)) do
     if redis.call('EXISTS', ARGV[8] .. id) == 0 then redis.call('ZREM', KEYS[3], id) end
   end
@@ -56,7 +61,7 @@ end
 redis.call('SET', KEYS[1], ARGV[2], 'PXAT', expires)
 redis.call('ZADD', KEYS[2], expires, ARGV[5])
 last_until(KEYS[2], expires)
-if KEYS[3] ~= '' then
+if KEYS[3] then
   redis.call('ZADD', KEYS[3], tonumber(ARGV[4]), ARGV[5])
   last_until(KEYS[3], expires)
 end
@@ -86,35 +91,33 @@ return 1
 /// Task records in Redis: every replica that uses the same Redis and prefix sees every task.
 #[derive(Clone)]
 pub struct RedisTaskStore {
-    conn: ConnectionManager,
+    conn: RedisConnection,
+    /// The prefix of every key: hash-tagged on a cluster.
     prefix: String,
 }
 
 impl RedisTaskStore {
-    /// Connects to `url` (`redis://host:port/db`), keys under `mcp`. A command answers within
-    /// 2 s and a connection opens within 1 s, or the request that needed it fails (and the next
-    /// one reconnects). Fails when Redis cannot be reached now.
+    /// Connects to `url` (`redis://host:port/db`, or `redis+cluster://host:port,host:port` for a
+    /// Redis Cluster), keys under `mcp`. A command answers within 2 s and a connection opens
+    /// within 1 s, or the request that needed it fails (and the next one reconnects). Fails when
+    /// Redis cannot be reached now.
     pub async fn connect(url: &str) -> Result<Self, TaskStoreError> {
-        let backend = |what: &str, e: redis::RedisError| {
-            TaskStoreError::Backend(format!("{what} `{url}`: {e}"))
-        };
-        let client = redis::Client::open(url).map_err(|e| backend("bad Redis URL", e))?;
-        let config = ConnectionManagerConfig::new()
-            .set_response_timeout(Some(std::time::Duration::from_secs(2)))
-            .set_connection_timeout(Some(std::time::Duration::from_secs(1)))
-            .set_number_of_retries(2);
-        let conn = ConnectionManager::new_with_config(client, config)
+        let conn = RedisConnection::connect(url)
             .await
-            .map_err(|e| backend("cannot reach Redis at", e))?;
+            .map_err(|e| TaskStoreError::Backend(format!("cannot reach Redis at `{url}`: {e}")))?;
         Ok(Self::with_connection(conn, "mcp"))
     }
 
-    /// A store on a connection already open (the session store's, say), keys under `prefix`.
-    pub fn with_connection(conn: ConnectionManager, prefix: impl Into<String>) -> Self {
-        RedisTaskStore {
-            conn,
-            prefix: prefix.into(),
-        }
+    /// A store on a connection already open (the session store's, say), keys under `prefix`
+    /// (`{prefix}` on a cluster).
+    pub fn with_connection(conn: impl Into<RedisConnection>, prefix: impl Into<String>) -> Self {
+        let (conn, prefix) = (conn.into(), prefix.into());
+        let prefix = if conn.is_cluster() {
+            hash_tag(&prefix)
+        } else {
+            prefix
+        };
+        RedisTaskStore { conn, prefix }
     }
 
     /// The Redis key of the record of `task_id`.
@@ -164,12 +167,15 @@ impl TaskStore for RedisTaskStore {
         Box::pin(async move {
             let expires = record.created_at_ms.saturating_add(record.ttl_ms);
             let mut cmd = redis::cmd("EVAL");
+            let owned = record.owner.is_some();
             cmd.arg(CREATE)
-                .arg(3)
+                .arg(if owned { 3 } else { 2 })
                 .arg(self.key(&record.task_id))
-                .arg(format!("{}:tasks", self.prefix))
-                .arg(self.owner_key(record.owner.as_deref()))
-                .arg(now_ms())
+                .arg(format!("{}:tasks", self.prefix));
+            if owned {
+                cmd.arg(self.owner_key(record.owner.as_deref()));
+            }
+            cmd.arg(now_ms())
                 .arg(encode(&record)?)
                 .arg(expires)
                 .arg(record.created_at_ms)

@@ -18,6 +18,7 @@
 use integration_tests::python::{python_with_sdk, run_script};
 use test_support::nginx::{Nginx, spawn_replica};
 use test_support::redis::Redis;
+use test_support::redis_cluster::RedisLike;
 
 const ATRIUM: &str = env!("CARGO_BIN_EXE_atrium_replica");
 const REPLICA: &str = env!("CARGO_BIN_EXE_http_replica");
@@ -26,17 +27,25 @@ const REPLICAS: usize = 3;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn three_atrium_replicas_behind_round_robin_nginx_serve_as_one() {
+    let Some(redis) = Redis::start() else { return };
+    three_atrium_replicas_behind_round_robin_nginx_serve_as_one_on(&redis).await;
+}
+
+/// The body of [`three_atrium_replicas_behind_round_robin_nginx_serve_as_one`], on one Redis or a
+/// Redis Cluster (`redis_cluster`).
+pub(crate) async fn three_atrium_replicas_behind_round_robin_nginx_serve_as_one_on(
+    redis: &impl RedisLike,
+) {
     let Some(python) = python_with_sdk() else {
         return;
     };
-    let Some(redis) = Redis::start() else { return };
     let mut replicas = Vec::new();
     for _ in 0..REPLICAS {
         let args = [
             "--http",
             "0",
             "--redis",
-            &redis.url,
+            redis.url(),
             "--close-streams-after",
             "300",
         ];
@@ -47,7 +56,13 @@ async fn three_atrium_replicas_behind_round_robin_nginx_serve_as_one() {
         return;
     };
 
-    let (url, port) = (proxy.url.clone(), redis.port.to_string());
+    // Where atrium's bookings are (the scenario empties them between its parts).
+    let bookings = if redis.is_cluster() {
+        "{atrium}:bookings"
+    } else {
+        "atrium:bookings"
+    };
+    let (url, port) = (proxy.url.clone(), redis.port_of(bookings).to_string());
     let calls = CALLS.to_string();
     let stdout = tokio::task::spawn_blocking(move || {
         run_script(&python, "tests/py/fleet.py", &[&url, &port, &calls])
@@ -101,13 +116,21 @@ async fn three_atrium_replicas_behind_round_robin_nginx_serve_as_one() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn progress_and_log_messages_follow_a_session_across_replicas() {
+    let Some(redis) = Redis::start() else { return };
+    progress_and_log_messages_follow_a_session_across_replicas_on(&redis).await;
+}
+
+/// The body of [`progress_and_log_messages_follow_a_session_across_replicas`], on one Redis or a
+/// Redis Cluster (`redis_cluster`).
+pub(crate) async fn progress_and_log_messages_follow_a_session_across_replicas_on(
+    redis: &impl RedisLike,
+) {
     let Some(python) = python_with_sdk() else {
         return;
     };
-    let Some(redis) = Redis::start() else { return };
     let mut replicas = Vec::new();
     for _ in 0..REPLICAS {
-        replicas.push(spawn_replica(REPLICA, &["0", &redis.url]).await);
+        replicas.push(spawn_replica(REPLICA, &["0", redis.url()]).await);
     }
     let addrs: Vec<String> = replicas.iter().map(|(_, addr)| addr.clone()).collect();
     let Some(proxy) = Nginx::start(&addrs).await else {

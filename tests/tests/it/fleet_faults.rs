@@ -27,16 +27,17 @@ use serde_json::{Value, json};
 use test_support::http::{STATELESS, stateless_call};
 use test_support::nginx::{Nginx, spawn_replica};
 use test_support::redis::Redis;
+use test_support::redis_cluster::RedisLike;
 use tokio::process::Child;
 
 const REPLICA: &str = env!("CARGO_BIN_EXE_http_replica");
 const REPLICAS: usize = 3;
 
-/// Three replicas on `redis` behind nginx.
-async fn fleet(redis: &Redis) -> Option<(Vec<(Child, String)>, Nginx)> {
+/// Three replicas on `redis` (one Redis or a cluster) behind nginx.
+pub(crate) async fn fleet(redis: &impl RedisLike) -> Option<(Vec<(Child, String)>, Nginx)> {
     let mut replicas = Vec::new();
     for _ in 0..REPLICAS {
-        replicas.push(spawn_replica(REPLICA, &["0", &redis.url]).await);
+        replicas.push(spawn_replica(REPLICA, &["0", redis.url()]).await);
     }
     let addrs: Vec<String> = replicas.iter().map(|(_, addr)| addr.clone()).collect();
     let proxy = Nginx::start(&addrs).await?;
@@ -85,11 +86,11 @@ async fn a_replica_killed_mid_call_ends_that_call_with_an_error_and_the_session_
 }
 
 /// What one client saw, by outcome.
-type Outcomes = BTreeMap<String, usize>;
+pub(crate) type Outcomes = BTreeMap<String, usize>;
 
 /// A client of the 2025 era calling `add` in a loop until `stop`: a new session whenever it has
 /// none (or its session is gone); each outcome counted, and whether its last calls succeeded.
-async fn session_client(url: String, stop: Arc<AtomicBool>) -> (Outcomes, Vec<bool>) {
+pub(crate) async fn session_client(url: String, stop: Arc<AtomicBool>) -> (Outcomes, Vec<bool>) {
     let http = reqwest::Client::new();
     let mut outcomes = Outcomes::new();
     let mut recent = Vec::new();
@@ -135,7 +136,7 @@ async fn session_client(url: String, stop: Arc<AtomicBool>) -> (Outcomes, Vec<bo
 }
 
 /// Stateless calls in a loop until `stop`: how many answered, how many did not.
-async fn stateless_client(url: String, stop: Arc<AtomicBool>) -> (usize, usize) {
+pub(crate) async fn stateless_client(url: String, stop: Arc<AtomicBool>) -> (usize, usize) {
     let http = reqwest::Client::new();
     let (mut ok, mut failed) = (0, 0);
     let mut n = 0u64;

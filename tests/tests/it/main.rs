@@ -19,6 +19,7 @@ pub mod memory;
 pub mod nginx;
 pub mod python_http_interop;
 pub mod python_interop;
+pub mod redis_cluster;
 pub mod redis_sessions;
 pub mod redis_streams;
 pub mod redis_tasks;

@@ -16,10 +16,11 @@ use mcp_runtime::transport::http::{HttpOptions, router};
 use serde_json::{Value, json};
 use test_support::http::{Served, serve_app};
 use test_support::redis::Redis;
+use test_support::redis_cluster::RedisLike;
 
 /// A replica: the kit server on a free port, its sessions in `redis`.
-async fn replica(redis: &Redis, idle: Duration) -> Served {
-    let store = RedisSessionStore::connect(&redis.url).await.unwrap();
+async fn replica(redis: &impl RedisLike, idle: Duration) -> Served {
+    let store = RedisSessionStore::connect(redis.url()).await.unwrap();
     let options = HttpOptions::default()
         .session_store(Arc::new(store))
         .session_idle_timeout(idle);
@@ -70,7 +71,7 @@ fn call(id: u64, name: &str) -> Value {
 }
 
 /// Two replicas on `redis` (sessions idle for 10 minutes), and a session opened on the first.
-async fn two_replicas(redis: &Redis) -> (Served, Served, String) {
+pub(crate) async fn two_replicas(redis: &impl RedisLike) -> (Served, Served, String) {
     let a = replica(redis, Duration::from_secs(600)).await;
     let b = replica(redis, Duration::from_secs(600)).await;
     let session = open(&a).await;
@@ -80,6 +81,11 @@ async fn two_replicas(redis: &Redis) -> (Served, Served, String) {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn two_replicas_serve_one_session_through_redis() {
     let Some(redis) = Redis::start() else { return };
+    two_replicas_serve_one_session_through_redis_on(&redis).await;
+}
+
+/// The body of [`two_replicas_serve_one_session_through_redis`], on one Redis or a Redis Cluster (`redis_cluster`).
+pub(crate) async fn two_replicas_serve_one_session_through_redis_on(redis: &impl RedisLike) {
     let (a, b, session) = two_replicas(&redis).await;
     let key = format!("mcp:session:{session}");
     assert_eq!(redis.keys("mcp:session:*"), [key.as_str()]);
@@ -214,7 +220,12 @@ async fn call_events(to: &Served, session: &str, body: Value) -> common::Events 
 
 /// Asks for a color on `caller`, answers on `answerer`; the tool's text, and how long the answer
 /// took from its POST to the call's result.
-async fn elicit(caller: &Served, answerer: &Served, session: &str, id: u64) -> (String, Duration) {
+pub(crate) async fn elicit(
+    caller: &Served,
+    answerer: &Served,
+    session: &str,
+    id: u64,
+) -> (String, Duration) {
     let mut events = call_events(caller, session, call(id, "pick_color")).await;
     let ask = events.next().await;
     assert_eq!(ask["method"], "elicitation/create", "{ask}");
@@ -238,6 +249,13 @@ fn median(mut samples: Vec<Duration>) -> Duration {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_elicitation_answer_and_a_cancellation_reach_the_call_on_another_replica() {
     let Some(redis) = Redis::start() else { return };
+    an_elicitation_answer_and_a_cancellation_reach_the_call_on_another_replica_on(&redis).await;
+}
+
+/// The body of [`an_elicitation_answer_and_a_cancellation_reach_the_call_on_another_replica`], on one Redis or a Redis Cluster (`redis_cluster`).
+pub(crate) async fn an_elicitation_answer_and_a_cancellation_reach_the_call_on_another_replica_on(
+    redis: &impl RedisLike,
+) {
     let (a, b, session) = two_replicas(&redis).await;
 
     // Answered on B while the call runs on A (and the other way round: B's ids are its own).

@@ -21,6 +21,7 @@ use serde_json::{Value, json};
 use test_support::HANG;
 use test_support::http::{Served, serve_app, serve_guarded};
 use test_support::redis::Redis;
+use test_support::redis_cluster::RedisLike;
 use tokio::sync::Semaphore;
 
 /// Lets `slow` past its middle once per permit.
@@ -47,8 +48,8 @@ fn server(gate: &Arc<Gate>) -> Server {
 }
 
 /// A replica's options: sessions and streams in `redis`, a 300 ms lease.
-async fn options(redis: &Redis) -> HttpOptions {
-    let sessions = RedisSessionStore::connect(&redis.url).await.unwrap();
+async fn options(redis: &impl RedisLike) -> HttpOptions {
+    let sessions = RedisSessionStore::connect(redis.url()).await.unwrap();
     let events = RedisEventStore::beside(&sessions).ttl(TTL);
     HttpOptions::default()
         .session_store(Arc::new(sessions))
@@ -57,7 +58,7 @@ async fn options(redis: &Redis) -> HttpOptions {
 }
 
 /// A replica's router, with [`options`].
-async fn app(server: &Server, redis: &Redis) -> axum::Router {
+async fn app(server: &Server, redis: &impl RedisLike) -> axum::Router {
     router(server, options(redis).await)
 }
 
@@ -106,7 +107,7 @@ fn progress(message: &Value) -> f64 {
 }
 
 /// Waits until no key matches `pattern` (each expires by itself).
-async fn until_gone(redis: &Redis, pattern: &str) {
+async fn until_gone(redis: &impl RedisLike, pattern: &str) {
     let deadline = std::time::Instant::now() + TTL * 3;
     while !redis.keys(pattern).is_empty() {
         assert!(
@@ -121,6 +122,13 @@ async fn until_gone(redis: &Redis, pattern: &str) {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_stream_written_on_one_replica_resumes_on_the_other_through_redis() {
     let Some(redis) = Redis::start() else { return };
+    a_stream_written_on_one_replica_resumes_on_the_other_through_redis_on(&redis).await;
+}
+
+/// The body of [`a_stream_written_on_one_replica_resumes_on_the_other_through_redis`], on one Redis or a Redis Cluster (`redis_cluster`).
+pub(crate) async fn a_stream_written_on_one_replica_resumes_on_the_other_through_redis_on(
+    redis: &impl RedisLike,
+) {
     let gate = Arc::new(Gate(Semaphore::new(0)));
     let server = server(&gate);
     let a = serve_app(app(&server, &redis).await).await;
@@ -136,9 +144,9 @@ async fn a_stream_written_on_one_replica_resumes_on_the_other_through_redis() {
     drop(stream);
     // In Redis as A wrote it: the stream (its opening and the progress) and A's lease.
     let name = first_id.split_once('/').unwrap().0;
-    let key = format!("mcp:events:{session}:{name}");
+    let key = redis.events_key(&session, name);
     assert_eq!(
-        redis.keys(&format!("mcp:events:{session}:*")),
+        redis.keys(&format!("{}*", redis.events_key(&session, ""))),
         [key.clone(), format!("{key}:lease")]
     );
     assert_eq!(redis.cli(&["XLEN", &key]), "2");
@@ -176,6 +184,14 @@ async fn a_stream_written_on_one_replica_resumes_on_the_other_through_redis() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_call_on_a_replica_that_died_ends_with_an_error_on_the_stream_resumed_elsewhere() {
     let Some(redis) = Redis::start() else { return };
+    a_call_on_a_replica_that_died_ends_with_an_error_on_the_stream_resumed_elsewhere_on(&redis)
+        .await;
+}
+
+/// The body of [`a_call_on_a_replica_that_died_ends_with_an_error_on_the_stream_resumed_elsewhere`], on one Redis or a Redis Cluster (`redis_cluster`).
+pub(crate) async fn a_call_on_a_replica_that_died_ends_with_an_error_on_the_stream_resumed_elsewhere_on(
+    redis: &impl RedisLike,
+) {
     let gate = Arc::new(Gate(Semaphore::new(0)));
     let server = server(&gate);
     // Replica A on a runtime of its own, which the test shuts down mid-call.
@@ -225,7 +241,7 @@ fn note(title: String) -> String {
 }
 
 /// A replica's own server (its own resource registry, as in a process of its own) and router.
-async fn notes_replica(redis: &Redis) -> (ResourceUpdates, Served) {
+async fn notes_replica(redis: &impl RedisLike) -> (ResourceUpdates, Served) {
     let server = Server::builder("notes", "1.0.0")
         .resources(resources![note])
         .build()
@@ -249,6 +265,13 @@ async fn next_within(stream: &mut common::Events, within: Duration) -> Option<Va
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_resource_update_raised_on_any_replica_reaches_the_stream_another_holds_once() {
     let Some(redis) = Redis::start() else { return };
+    a_resource_update_raised_on_any_replica_reaches_the_stream_another_holds_once_on(&redis).await;
+}
+
+/// The body of [`a_resource_update_raised_on_any_replica_reaches_the_stream_another_holds_once`], on one Redis or a Redis Cluster (`redis_cluster`).
+pub(crate) async fn a_resource_update_raised_on_any_replica_reaches_the_stream_another_holds_once_on(
+    redis: &impl RedisLike,
+) {
     let (updates_a, a) = notes_replica(&redis).await;
     let (updates_b, b) = notes_replica(&redis).await;
     let session = open(&a.url).await;

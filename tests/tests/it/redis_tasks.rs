@@ -21,6 +21,7 @@ use mcp_runtime::transport::http::{HttpOptions, router};
 use serde_json::{Value, json};
 use test_support::http::{STATELESS, Served, serve_app};
 use test_support::redis::Redis;
+use test_support::redis_cluster::RedisLike;
 
 /// How often a replica running a task re-reads its record, and `tasks/result` polls.
 const POLL: Duration = Duration::from_millis(100);
@@ -29,6 +30,16 @@ const STEP: Duration = Duration::from_millis(50);
 
 /// The steps each `count` call has taken, by its tag.
 static STEPS: Mutex<Option<HashMap<String, u32>>> = Mutex::new(None);
+
+/// `tag`, marked on a cluster: the same test on one Redis and on a cluster runs in one process,
+/// and each counts its own steps.
+fn tagged(redis: &impl RedisLike, tag: &str) -> String {
+    if redis.is_cluster() {
+        format!("{tag}@cluster")
+    } else {
+        tag.to_owned()
+    }
+}
 
 fn steps(tag: &str) -> u32 {
     let steps = STEPS.lock().unwrap();
@@ -70,8 +81,8 @@ fn server(tasks: RedisTaskStore, per_session: usize, total: usize) -> Server {
 }
 
 /// A replica: sessions and tasks in `redis`, on one connection.
-async fn replica(redis: &Redis, per_session: usize, total: usize) -> Served {
-    let sessions = RedisSessionStore::connect(&redis.url).await.unwrap();
+async fn replica(redis: &impl RedisLike, per_session: usize, total: usize) -> Served {
+    let sessions = RedisSessionStore::connect(redis.url()).await.unwrap();
     let tasks = RedisTaskStore::with_connection(sessions.connection(), "mcp");
     let options = HttpOptions::default().session_store(Arc::new(sessions));
     serve_app(router(&server(tasks, per_session, total), options)).await
@@ -136,12 +147,20 @@ async fn until(what: &str, mut done: impl FnMut() -> bool) {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_task_started_on_one_replica_is_read_listed_and_awaited_on_the_other() {
     let Some(redis) = Redis::start() else { return };
+    a_task_started_on_one_replica_is_read_listed_and_awaited_on_the_other_on(&redis).await;
+}
+
+/// The body of [`a_task_started_on_one_replica_is_read_listed_and_awaited_on_the_other`], on one Redis or a Redis Cluster (`redis_cluster`).
+pub(crate) async fn a_task_started_on_one_replica_is_read_listed_and_awaited_on_the_other_on(
+    redis: &impl RedisLike,
+) {
+    let t = |tag: &str| tagged(redis, tag);
     let (a, b) = (
         replica(&redis, 64, 1024).await,
         replica(&redis, 64, 1024).await,
     );
     let session = open(&a.url).await;
-    let id = task_id(&start(&a.url, &session, 10, "awaited", 60_000).await);
+    let id = task_id(&start(&a.url, &session, 10, &t("awaited"), 60_000).await);
 
     // B reads it from Redis while it runs on A.
     let working = get(&b.url, &session, &id).await;
@@ -156,7 +175,7 @@ async fn a_task_started_on_one_replica_is_read_listed_and_awaited_on_the_other()
         .collect();
     assert_eq!(ids, [&json!(id)], "{listed}");
     // A progress step reaches the record that B reads.
-    until("a step on A", || steps("awaited") >= 2).await;
+    until("a step on A", || steps(&t("awaited")) >= 2).await;
     let later = get(&b.url, &session, &id).await;
     let message = later["result"]["statusMessage"]
         .as_str()
@@ -174,7 +193,7 @@ async fn a_task_started_on_one_replica_is_read_listed_and_awaited_on_the_other()
         result["result"]["_meta"]["io.modelcontextprotocol/related-task"]["taskId"],
         json!(id)
     );
-    assert_eq!(steps("awaited"), 10);
+    assert_eq!(steps(&t("awaited")), 10);
     assert!(started.elapsed() < Duration::from_secs(5));
     let done = get(&b.url, &session, &id).await;
     assert_eq!(done["result"]["status"], "completed");
@@ -190,21 +209,30 @@ async fn a_task_started_on_one_replica_is_read_listed_and_awaited_on_the_other()
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_task_cancelled_on_another_replica_stops_and_stays_cancelled() {
     let Some(redis) = Redis::start() else { return };
+    a_task_cancelled_on_another_replica_stops_and_stays_cancelled_on(&redis).await;
+}
+
+/// The body of [`a_task_cancelled_on_another_replica_stops_and_stays_cancelled`], on one Redis or a Redis Cluster (`redis_cluster`).
+pub(crate) async fn a_task_cancelled_on_another_replica_stops_and_stays_cancelled_on(
+    redis: &impl RedisLike,
+) {
+    let p = redis.task_prefix();
+    let t = |tag: &str| tagged(redis, tag);
     let (a, b) = (
         replica(&redis, 64, 1024).await,
         replica(&redis, 64, 1024).await,
     );
     let session = open(&a.url).await;
-    let id = task_id(&start(&a.url, &session, 400, "cancelled", 60_000).await);
-    until("the body runs on A", || steps("cancelled") >= 2).await;
+    let id = task_id(&start(&a.url, &session, 400, &t("cancelled"), 60_000).await);
+    until("the body runs on A", || steps(&t("cancelled")) >= 2).await;
 
     let cancelled = ask(&b.url, &session, "tasks/cancel", json!({"taskId": id})).await;
     assert_eq!(cancelled["result"]["status"], "cancelled", "{cancelled}");
     // A reads the record within one poll interval and stops the body.
     tokio::time::sleep(POLL * 3).await;
-    let stopped_at = steps("cancelled");
+    let stopped_at = steps(&t("cancelled"));
     tokio::time::sleep(STEP * 6).await;
-    assert_eq!(steps("cancelled"), stopped_at, "the body stopped on A");
+    assert_eq!(steps(&t("cancelled")), stopped_at, "the body stopped on A");
     assert!(stopped_at < 400);
 
     for replica in [&a.url, &b.url] {
@@ -216,7 +244,7 @@ async fn a_task_cancelled_on_another_replica_stops_and_stays_cancelled() {
     assert!(message.contains("was cancelled"), "{result}");
     let again = ask(&a.url, &session, "tasks/cancel", json!({"taskId": id})).await;
     assert_eq!(again["error"]["code"], -32602, "{again}");
-    let stored: Value = serde_json::from_str(&redis.cli(&["GET", &format!("mcp:task:{id}")]))
+    let stored: Value = serde_json::from_str(&redis.cli(&["GET", &format!("{p}:task:{id}")]))
         .expect("the record, as JSON");
     assert_eq!(stored["status"], "cancelled");
 }
@@ -224,6 +252,12 @@ async fn a_task_cancelled_on_another_replica_stops_and_stays_cancelled() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn task_keys_expire_in_redis_after_the_ttl() {
     let Some(redis) = Redis::start() else { return };
+    task_keys_expire_in_redis_after_the_ttl_on(&redis).await;
+}
+
+/// The body of [`task_keys_expire_in_redis_after_the_ttl`], on one Redis or a Redis Cluster (`redis_cluster`).
+pub(crate) async fn task_keys_expire_in_redis_after_the_ttl_on(redis: &impl RedisLike) {
+    let p = redis.task_prefix();
     let (a, b) = (
         replica(&redis, 64, 1024).await,
         replica(&redis, 64, 1024).await,
@@ -232,9 +266,9 @@ async fn task_keys_expire_in_redis_after_the_ttl() {
     let ttl = 1500;
     let id = task_id(&start(&a.url, &session, 2, "expiring", ttl).await);
     let keys = [
-        format!("mcp:task:{id}"),
-        "mcp:tasks".to_owned(),
-        format!("mcp:tasks:owner:session:{session}"),
+        format!("{p}:task:{id}"),
+        format!("{p}:tasks"),
+        format!("{p}:tasks:owner:session:{session}"),
     ];
     for key in &keys {
         assert_eq!(redis.cli(&["EXISTS", key]), "1", "{key}");
@@ -263,14 +297,20 @@ async fn task_keys_expire_in_redis_after_the_ttl() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn limits_count_the_tasks_of_every_replica() {
     let Some(redis) = Redis::start() else { return };
+    limits_count_the_tasks_of_every_replica_on(&redis).await;
+}
+
+/// The body of [`limits_count_the_tasks_of_every_replica`], on one Redis or a Redis Cluster (`redis_cluster`).
+pub(crate) async fn limits_count_the_tasks_of_every_replica_on(redis: &impl RedisLike) {
+    let t = |tag: &str| tagged(redis, tag);
     let (a, b) = (replica(&redis, 2, 3).await, replica(&redis, 2, 3).await);
     let first = open(&a.url).await;
-    for tag in ["limit-1", "limit-2"] {
-        let created = start(&a.url, &first, 200, tag, 60_000).await;
+    for tag in [t("limit-1"), t("limit-2")] {
+        let created = start(&a.url, &first, 200, &tag, 60_000).await;
         task_id(&created);
     }
     // The session's third, on the replica that started none of them.
-    let refused = start(&b.url, &first, 200, "limit-3", 60_000).await;
+    let refused = start(&b.url, &first, 200, &t("limit-3"), 60_000).await;
     assert_eq!(refused["error"]["code"], -32600, "{refused}");
     let message = refused["error"]["message"].as_str().unwrap_or_default();
     assert!(
@@ -280,15 +320,15 @@ async fn limits_count_the_tasks_of_every_replica() {
 
     // Another session gets the fleet's third place, and no fourth.
     let second = open(&b.url).await;
-    task_id(&start(&b.url, &second, 200, "limit-4", 60_000).await);
-    let full = start(&a.url, &second, 200, "limit-5", 60_000).await;
+    task_id(&start(&b.url, &second, 200, &t("limit-4"), 60_000).await);
+    let full = start(&a.url, &second, 200, &t("limit-5"), 60_000).await;
     let message = full["error"]["message"].as_str().unwrap_or_default();
     assert!(
         message.contains("the server keeps 3 tasks at most"),
         "{full}"
     );
     assert_eq!(
-        steps("limit-3") + steps("limit-5"),
+        steps(&t("limit-3")) + steps(&t("limit-5")),
         0,
         "refused tasks never ran"
     );
@@ -300,7 +340,7 @@ async fn the_task_store_fails_clearly_while_redis_is_down_and_recovers_after() {
         return;
     };
     // Sessions in memory, tasks in Redis: only the task store loses Redis.
-    let tasks = RedisTaskStore::connect(&redis.url).await.unwrap();
+    let tasks = RedisTaskStore::connect(redis.url()).await.unwrap();
     let a = serve_app(router(&server(tasks, 64, 1024), HttpOptions::default())).await;
     let session = open(&a.url).await;
     let id = task_id(&start(&a.url, &session, 4, "down", 60_000).await);
@@ -354,7 +394,15 @@ fn record(id: &str, owner: &str, created_at_ms: u64, ttl_ms: u64) -> TaskRecord 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_store_pages_oldest_first_and_keeps_the_first_end() {
     let Some(redis) = Redis::start() else { return };
-    let store = RedisTaskStore::connect(&redis.url).await.unwrap();
+    the_store_pages_oldest_first_and_keeps_the_first_end_on(&redis).await;
+}
+
+/// The body of [`the_store_pages_oldest_first_and_keeps_the_first_end`], on one Redis or a Redis Cluster (`redis_cluster`).
+pub(crate) async fn the_store_pages_oldest_first_and_keeps_the_first_end_on(
+    redis: &impl RedisLike,
+) {
+    let p = redis.task_prefix();
+    let store = RedisTaskStore::connect(redis.url()).await.unwrap();
     let limits = TaskLimits {
         total: 10,
         per_owner: 10,
@@ -401,20 +449,24 @@ async fn the_store_pages_oldest_first_and_keeps_the_first_end() {
     let expired = record("short", "s", now + 3, 300);
     store.put(expired).await.unwrap();
     assert_eq!(store.get("short").await.unwrap(), None);
-    assert_eq!(redis.cli(&["EXISTS", "mcp:task:short"]), "0");
+    assert_eq!(redis.cli(&["EXISTS", &format!("{p}:task:short")]), "0");
     let page = store.list(Some("s"), None, 10).await.unwrap();
     let ids: Vec<&str> = page.tasks.iter().map(|r| r.task_id.as_str()).collect();
     assert_eq!(ids, ["a", "b", "c"]);
-    assert_eq!(redis.cli(&["ZCARD", "mcp:tasks:owner:s"]), "3", "pruned");
+    assert_eq!(
+        redis.cli(&["ZCARD", &format!("{p}:tasks:owner:s")]),
+        "3",
+        "pruned"
+    );
 }
 
 /// A replica started as a server binary's `--http 127.0.0.1:PORT --redis URL` starts one; its
 /// endpoint, and the task serving it.
-async fn replica_from_flags(redis: &Redis) -> (String, tokio::task::JoinHandle<()>) {
+async fn replica_from_flags(redis: &impl RedisLike) -> (String, tokio::task::JoinHandle<()>) {
     let addr = format!("127.0.0.1:{}", test_support::redis::free_port());
     let args = ServeArgs {
         http: Some(addr.clone()),
-        redis: Some(redis.url.clone()),
+        redis: Some(redis.url().to_owned()),
         ..ServeArgs::default()
     };
     let server = Server::builder("redis-tasks", "1.0.0")
@@ -434,19 +486,26 @@ async fn replica_from_flags(redis: &Redis) -> (String, tokio::task::JoinHandle<(
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_redis_flag_shares_tasks_between_replicas_too() {
     let Some(redis) = Redis::start() else { return };
+    the_redis_flag_shares_tasks_between_replicas_too_on(&redis).await;
+}
+
+/// The body of [`the_redis_flag_shares_tasks_between_replicas_too`], on one Redis or a Redis Cluster (`redis_cluster`).
+pub(crate) async fn the_redis_flag_shares_tasks_between_replicas_too_on(redis: &impl RedisLike) {
+    let p = redis.task_prefix();
+    let t = |tag: &str| tagged(redis, tag);
     let (a, serving_a) = replica_from_flags(&redis).await;
     let (b, serving_b) = replica_from_flags(&redis).await;
     let session = open(&a).await;
-    let id = task_id(&start(&a, &session, 400, "flags", 60_000).await);
-    assert_eq!(redis.cli(&["EXISTS", &format!("mcp:task:{id}")]), "1");
-    until("the body runs on A", || steps("flags") >= 2).await;
+    let id = task_id(&start(&a, &session, 400, &t("flags"), 60_000).await);
+    assert_eq!(redis.cli(&["EXISTS", &format!("{p}:task:{id}")]), "1");
+    until("the body runs on A", || steps(&t("flags")) >= 2).await;
 
     let cancelled = ask(&b, &session, "tasks/cancel", json!({"taskId": id})).await;
     assert_eq!(cancelled["result"]["status"], "cancelled", "{cancelled}");
     tokio::time::sleep(POLL * 3).await;
-    let stopped_at = steps("flags");
+    let stopped_at = steps(&t("flags"));
     tokio::time::sleep(STEP * 6).await;
-    assert_eq!(steps("flags"), stopped_at, "the body stopped on A");
+    assert_eq!(steps(&t("flags")), stopped_at, "the body stopped on A");
     let record = get(&a, &session, &id).await;
     assert_eq!(record["result"]["status"], "cancelled", "{record}");
     serving_a.abort();
@@ -481,6 +540,14 @@ async fn stateless(to: &str, method: &str, mut params: Value) -> Value {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn stateless_tasks_are_read_and_cancelled_on_the_other_replica() {
     let Some(redis) = Redis::start() else { return };
+    stateless_tasks_are_read_and_cancelled_on_the_other_replica_on(&redis).await;
+}
+
+/// The body of [`stateless_tasks_are_read_and_cancelled_on_the_other_replica`], on one Redis or a Redis Cluster (`redis_cluster`).
+pub(crate) async fn stateless_tasks_are_read_and_cancelled_on_the_other_replica_on(
+    redis: &impl RedisLike,
+) {
+    let t = |tag: &str| tagged(redis, tag);
     let (a, b) = (
         replica(&redis, 64, 1024).await,
         replica(&redis, 64, 1024).await,
@@ -489,7 +556,7 @@ async fn stateless_tasks_are_read_and_cancelled_on_the_other_replica() {
         |steps: u32, tag: &str| json!({"name": "count", "arguments": {"steps": steps, "tag": tag}});
 
     // One runs to its end on A; B reads its result.
-    let created = stateless(&a.url, "tools/call", call(6, "stateless-done")).await;
+    let created = stateless(&a.url, "tools/call", call(6, &t("stateless-done"))).await;
     assert_eq!(created["result"]["resultType"], "task", "{created}");
     let id = created["result"]["taskId"].as_str().unwrap().to_owned();
     let working = stateless(&b.url, "tasks/get", json!({"taskId": id})).await;
@@ -509,16 +576,19 @@ async fn stateless_tasks_are_read_and_cancelled_on_the_other_replica() {
     );
 
     // Another is cancelled through B, and stops on A.
-    let created = stateless(&a.url, "tools/call", call(400, "stateless-cancelled")).await;
+    let created = stateless(&a.url, "tools/call", call(400, &t("stateless-cancelled"))).await;
     let id = created["result"]["taskId"].as_str().unwrap().to_owned();
-    until("the body runs on A", || steps("stateless-cancelled") >= 2).await;
+    until("the body runs on A", || {
+        steps(&t("stateless-cancelled")) >= 2
+    })
+    .await;
     let cancelled = stateless(&b.url, "tasks/cancel", json!({"taskId": id})).await;
     assert_eq!(cancelled["result"]["resultType"], "complete", "{cancelled}");
     tokio::time::sleep(POLL * 3).await;
-    let stopped_at = steps("stateless-cancelled");
+    let stopped_at = steps(&t("stateless-cancelled"));
     tokio::time::sleep(STEP * 6).await;
     assert_eq!(
-        steps("stateless-cancelled"),
+        steps(&t("stateless-cancelled")),
         stopped_at,
         "the body stopped on A"
     );
@@ -558,6 +628,13 @@ async fn get_stream(to: &str, session: &str) -> common::Events {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_tasks_question_is_answered_through_the_other_replica() {
     let Some(redis) = Redis::start() else { return };
+    a_tasks_question_is_answered_through_the_other_replica_on(&redis).await;
+}
+
+/// The body of [`a_tasks_question_is_answered_through_the_other_replica`], on one Redis or a Redis Cluster (`redis_cluster`).
+pub(crate) async fn a_tasks_question_is_answered_through_the_other_replica_on(
+    redis: &impl RedisLike,
+) {
     let (a, b) = (
         replica(&redis, 64, 1024).await,
         replica(&redis, 64, 1024).await,
@@ -596,6 +673,14 @@ async fn a_tasks_question_is_answered_through_the_other_replica() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_stateless_tasks_question_is_answered_through_the_other_replica() {
     let Some(redis) = Redis::start() else { return };
+    a_stateless_tasks_question_is_answered_through_the_other_replica_on(&redis).await;
+}
+
+/// The body of [`a_stateless_tasks_question_is_answered_through_the_other_replica`], on one Redis or a Redis Cluster (`redis_cluster`).
+pub(crate) async fn a_stateless_tasks_question_is_answered_through_the_other_replica_on(
+    redis: &impl RedisLike,
+) {
+    let p = redis.task_prefix();
     let (a, b) = (
         replica(&redis, 64, 1024).await,
         replica(&redis, 64, 1024).await,
@@ -604,7 +689,7 @@ async fn a_stateless_tasks_question_is_answered_through_the_other_replica() {
     let created = stateless(&a.url, "tools/call", call).await;
     assert_eq!(created["result"]["resultType"], "task", "{created}");
     let id = created["result"]["taskId"].as_str().unwrap().to_owned();
-    let answers_key = format!("mcp:task:{id}:answers");
+    let answers_key = format!("{p}:task:{id}:answers");
 
     // B reads the question from the record that A stored.
     let waiting = stateless(&b.url, "tasks/get", json!({"taskId": id})).await;
@@ -648,7 +733,15 @@ async fn a_stateless_tasks_question_is_answered_through_the_other_replica() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn answers_kept_for_a_task_expire_with_its_record_and_are_taken_once() {
     let Some(redis) = Redis::start() else { return };
-    let store = RedisTaskStore::connect(&redis.url).await.unwrap();
+    answers_kept_for_a_task_expire_with_its_record_and_are_taken_once_on(&redis).await;
+}
+
+/// The body of [`answers_kept_for_a_task_expire_with_its_record_and_are_taken_once`], on one Redis or a Redis Cluster (`redis_cluster`).
+pub(crate) async fn answers_kept_for_a_task_expire_with_its_record_and_are_taken_once_on(
+    redis: &impl RedisLike,
+) {
+    let p = redis.task_prefix();
+    let store = RedisTaskStore::connect(redis.url()).await.unwrap();
     let limits = TaskLimits {
         total: 10,
         per_owner: 10,
@@ -659,17 +752,20 @@ async fn answers_kept_for_a_task_expire_with_its_record_and_are_taken_once() {
 
     // No record, no answers kept.
     store.put_answers("missing", &answers).await.unwrap();
-    assert_eq!(redis.cli(&["EXISTS", "mcp:task:missing:answers"]), "0");
+    assert_eq!(
+        redis.cli(&["EXISTS", &format!("{p}:task:missing:answers")]),
+        "0"
+    );
 
     store
         .create(record("asking", "s", now_ms(), 60_000), limits)
         .await
         .unwrap();
     store.put_answers("asking", &answers).await.unwrap();
-    let key = "mcp:task:asking:answers";
+    let key = &format!("{p}:task:asking:answers");
     // The same moment, give or take the millisecond `PTTL` rounds to.
     let expiry = |key: &str| -> i64 { redis.cli(&["PEXPIRETIME", key]).parse().unwrap() };
-    let (answers_at, record_at) = (expiry(key), expiry("mcp:task:asking"));
+    let (answers_at, record_at) = (expiry(key), expiry(&format!("{p}:task:asking")));
     assert!(
         answers_at > 0 && (answers_at - record_at).abs() <= 2,
         "the answers expire at {answers_at}, the record at {record_at}"

@@ -10,22 +10,28 @@
 //! features beyond `tokio-comp` and `connection-manager` here (no TLS stack, no proc-macros, so
 //! one `syn` stays in the tree), and its `ConnectionManager` is what this store needs: one
 //! multiplexed connection shared by every request, cheap to clone, reconnecting by itself after
-//! Redis restarts. `fred` brings its own pool, reconnection policy and a larger dependency tree
-//! for features (cluster routing, client tracking) a session table does not use.
+//! Redis restarts; its `cluster-async` feature adds the Redis Cluster connection
+//! (`crate::redis_conn`). `fred` brings its own pool, reconnection policy and a larger dependency
+//! tree for features (client tracking) a session table does not use.
 //!
 //! The [`Relay`] between replicas is Redis pub/sub on one channel, `{prefix}:relay`: every
 //! replica subscribes (one dedicated connection each, reconnected after a loss) and keeps what
 //! concerns the sessions it serves. Relayed messages are rare (answers to the server's own
 //! requests, cancellations), so one channel costs less than a subscription per session.
+//!
+//! On a Redis Cluster (a `redis+cluster://` URL, `crate::redis_conn`) the key is the same: every
+//! command here names one key. The relay stays classic pub/sub, which a cluster hands to every
+//! node: `PUBLISH` goes through the cluster connection, and each replica subscribes on one seed
+//! node, moving on to the next seed when it loses that one (a node killed, or failed over).
 
 use std::sync::Arc;
 use std::time::Duration;
 
 use futures_util::StreamExt;
-use redis::aio::{ConnectionManager, ConnectionManagerConfig};
 use tokio::sync::mpsc;
 
 use super::{Relay, Relayed, SessionRecord, SessionStore, StoreError, StoreFuture};
+use crate::redis_conn::{RedisConnection, RedisTarget, RedisTimeouts};
 
 /// How [`RedisSessionStore`] reaches Redis.
 #[derive(Debug, Clone)]
@@ -63,30 +69,33 @@ impl RedisOptions {
 /// Sessions in Redis: every replica that uses the same Redis and prefix serves every session.
 #[derive(Clone)]
 pub struct RedisSessionStore {
-    client: redis::Client,
-    conn: ConnectionManager,
+    /// Where the relay subscribes: the node, or the cluster's seeds in turn.
+    subscribers: Arc<[redis::Client]>,
+    conn: RedisConnection,
     prefix: Arc<str>,
 }
 
 impl RedisSessionStore {
-    /// Connects to `url` (`redis://host:port/db`) with the default [`RedisOptions`].
+    /// Connects to `url` with the default [`RedisOptions`]: `redis://host:port/db` for one
+    /// Redis, `redis+cluster://host:port,host:port` for a Redis Cluster through those seeds.
     pub async fn connect(url: &str) -> Result<Self, StoreError> {
         Self::connect_with(url, RedisOptions::default()).await
     }
 
     /// Connects to `url` with `options`; fails when Redis cannot be reached now.
     pub async fn connect_with(url: &str, options: RedisOptions) -> Result<Self, StoreError> {
-        let client = redis::Client::open(url)
-            .map_err(|e| StoreError::with_source(format!("bad Redis URL `{url}`"), e))?;
-        let config = ConnectionManagerConfig::new()
-            .set_response_timeout(Some(options.response_timeout))
-            .set_connection_timeout(Some(options.connection_timeout))
-            .set_number_of_retries(2);
-        let conn = ConnectionManager::new_with_config(client.clone(), config)
+        let bad = |e| StoreError::with_source(format!("bad Redis URL `{url}`"), e);
+        let target = RedisTarget::parse(url).map_err(|e| StoreError::new(e.to_string()))?;
+        let subscribers = target.subscribers().map_err(bad)?;
+        let timeouts = RedisTimeouts {
+            response: options.response_timeout,
+            connection: options.connection_timeout,
+        };
+        let conn = RedisConnection::open(&target, timeouts)
             .await
             .map_err(|e| StoreError::with_source(format!("cannot reach Redis at `{url}`"), e))?;
         Ok(RedisSessionStore {
-            client,
+            subscribers: subscribers.into(),
             conn,
             prefix: options.prefix.into(),
         })
@@ -102,8 +111,8 @@ impl RedisSessionStore {
         &self.prefix
     }
 
-    /// The connection, shared with whatever else runs on this Redis (the relay between replicas).
-    pub fn connection(&self) -> ConnectionManager {
+    /// The connection, shared with whatever else runs on this Redis (events, tasks).
+    pub fn connection(&self) -> RedisConnection {
         self.conn.clone()
     }
 
@@ -211,9 +220,13 @@ impl Relay for RedisSessionStore {
 
     fn listen(&self) -> mpsc::UnboundedReceiver<Relayed> {
         let (tx, rx) = mpsc::unbounded_channel();
-        let (client, channel) = (self.client.clone(), self.channel());
+        let (subscribers, channel) = (self.subscribers.clone(), self.channel());
         tokio::spawn(async move {
+            // The seed to try next: after a loss, the next one (the lost node may be gone).
+            let mut next = 0;
             while !tx.is_closed() {
+                let client = &subscribers[next % subscribers.len()];
+                next += 1;
                 match client.get_async_pubsub().await {
                     Ok(mut pubsub) => match pubsub.subscribe(&channel).await {
                         Ok(()) => {

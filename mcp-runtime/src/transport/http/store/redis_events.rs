@@ -14,14 +14,18 @@
 //! released it. A reader with nothing new polls every 50 ms until its wait is over, on the
 //! shared connection: a blocking `XREAD` would stall every other command multiplexed on it, and
 //! resumed streams are rare.
+//!
+//! On a Redis Cluster the two keys of a stream carry one hash tag, the session and stream
+//! (`{prefix}:events:{{session}:{stream}}` and its `:lease`), so each `MULTI` touches one slot
+//! while the streams of a fleet spread over every master.
 
 use std::time::Duration;
 
 use redis::Value;
-use redis::aio::ConnectionManager;
 
 use super::events::{EventKind, EventStore, StoredEvent, StreamKey, Stretch};
 use super::{RedisSessionStore, StoreError, StoreFuture};
+use crate::redis_conn::{RedisConnection, hash_tag};
 
 /// How often a reader with nothing new looks again.
 const POLL: Duration = Duration::from_millis(50);
@@ -29,17 +33,18 @@ const POLL: Duration = Duration::from_millis(50);
 /// Event streams in Redis, shared by every replica on the same Redis and prefix.
 #[derive(Clone)]
 pub struct RedisEventStore {
-    conn: ConnectionManager,
+    conn: RedisConnection,
     prefix: String,
     max_events: usize,
     ttl: Duration,
 }
 
 impl RedisEventStore {
-    /// On `conn`, keys under `prefix`, 256 events per stream, forgotten 5 minutes after their last.
-    pub fn with_connection(conn: ConnectionManager, prefix: impl Into<String>) -> Self {
+    /// On `conn` (one Redis's or a cluster's), keys under `prefix`, 256 events per stream,
+    /// forgotten 5 minutes after their last.
+    pub fn with_connection(conn: impl Into<RedisConnection>, prefix: impl Into<String>) -> Self {
         RedisEventStore {
-            conn,
+            conn: conn.into(),
             prefix: prefix.into(),
             max_events: 256,
             ttl: Duration::from_secs(300),
@@ -65,6 +70,10 @@ impl RedisEventStore {
 
     /// The Redis key of `key`'s stream.
     pub fn key(&self, key: &StreamKey) -> String {
+        if self.conn.is_cluster() {
+            let tag = hash_tag(&format!("{}:{}", key.session, key.stream));
+            return format!("{}:events:{tag}", self.prefix);
+        }
         format!("{}:events:{}:{}", self.prefix, key.session, key.stream)
     }
 
