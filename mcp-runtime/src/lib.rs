@@ -79,6 +79,8 @@
 #[macro_use]
 mod setters;
 
+#[cfg(feature = "auth")]
+pub mod auth;
 #[cfg(feature = "cli")]
 pub mod cli;
 pub mod client;

@@ -167,6 +167,14 @@ impl Context {
             .map_or(&NO_CAPABILITIES, |s| &s.peer.capabilities)
     }
 
+    /// The verified principal of the caller, when the HTTP endpoint checks access tokens
+    /// (feature `auth`): in the stateless era the request's own, in a session the one that opened
+    /// it (a session is bound to its creator's subject). Never the token itself.
+    #[cfg(feature = "auth")]
+    pub fn principal(&self) -> Option<&crate::auth::Principal> {
+        self.inner.scope.as_ref()?.conn.inner.principal.as_deref()
+    }
+
     /// The protocol version this request is served under.
     pub fn protocol_version(&self) -> Option<&str> {
         self.inner.scope.as_ref().map(|s| s.version)

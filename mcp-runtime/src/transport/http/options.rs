@@ -31,6 +31,9 @@ pub struct HttpOptions {
     pub(super) stream_lease: Duration,
     pub(super) sse_retry: Duration,
     pub(super) close_streams_after: Option<Duration>,
+    /// The OAuth resource server in front of the endpoint (`auth/`).
+    #[cfg(feature = "auth")]
+    pub(crate) auth: Option<crate::auth::ResourceServer>,
 }
 
 impl Default for HttpOptions {
@@ -60,6 +63,8 @@ impl Default for HttpOptions {
             stream_lease: Duration::from_secs(3),
             sse_retry: Duration::from_secs(1),
             close_streams_after: None,
+            #[cfg(feature = "auth")]
+            auth: None,
         }
     }
 }

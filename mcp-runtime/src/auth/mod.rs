@@ -1,0 +1,127 @@
+//! An OAuth 2.1 resource server for the Streamable HTTP endpoint (feature `auth`), as the MCP
+//! authorization spec asks: access tokens validated and audience-bound (RFC 9068, RFC 8707),
+//! Protected Resource Metadata (RFC 9728), the `401`/`403` challenges of RFC 6750 that let a
+//! client discover the authorization server and step up its scopes, scopes checked per tool,
+//! prompt and resource, and the verified [`Principal`] handed to tools (never the token).
+//!
+//! | file | what it holds |
+//! |---|---|
+//! | `mod.rs` | [`TokenValidator`], [`TokenError`], the principal of the request being served |
+//! | `principal.rs` | [`Principal`]: subject, client, scopes, expiry, claims |
+//! | `jwt.rs` | [`JwtValidator`]: JWTs against the issuer's JWKS, header and claim checks |
+//! | `jwks.rs` | discovery (RFC 8414, OpenID), the JWKS with its TTL, single-flight rate-limited refresh |
+//! | `introspect.rs` | [`IntrospectionValidator`]: RFC 7662 for opaque tokens |
+//! | `cache.rs` | [`CachedValidator`]: verified tokens by hash, bounded, dropped at `exp` |
+//! | `fetch.rs` | the fetches: https (or loopback http), no redirects, timeout, size cap |
+//! | `scopes.rs` | [`ScopePolicy`]: scopes per tool/prompt/resource, server-wide, hierarchy |
+//! | `server.rs` | [`ResourceServer`]: the settings; Protected Resource Metadata; the challenges |
+//! | `layer.rs` | the tower service that checks each request of the endpoint |
+//!
+//! ```no_run
+//! # use mcp_runtime::prelude::*;
+//! use mcp_runtime::auth::{JwtValidator, ResourceServer};
+//! use mcp_runtime::transport::http::HttpOptions;
+//!
+//! # async fn run(server: Server) -> Result<(), Box<dyn std::error::Error>> {
+//! let issuer = "https://idp.example.com";
+//! let auth = ResourceServer::new(issuer, JwtValidator::builder(issuer).build()?)
+//!     .resource("https://mcp.example.com/mcp")
+//!     .tool_scopes("add_task", ["tasks:write"])
+//!     .scope_implies("tasks:write", "tasks:read");
+//! let listener = tokio::net::TcpListener::bind("127.0.0.1:8080").await?;
+//! server
+//!     .serve_http_on(listener, HttpOptions::default().authorization(auth))
+//!     .await?;
+//! # Ok(()) }
+//! ```
+
+mod cache;
+mod fetch;
+mod introspect;
+mod jwks;
+mod jwt;
+mod layer;
+mod principal;
+mod scopes;
+mod server;
+
+use std::sync::Arc;
+
+use futures_util::future::BoxFuture;
+
+pub use cache::CachedValidator;
+pub use fetch::{DEFAULT_FETCH_TIMEOUT, DEFAULT_MAX_FETCH_BYTES};
+pub use introspect::{IntrospectionBuilder, IntrospectionValidator};
+pub use jsonwebtoken::Algorithm;
+pub use jwt::{DEFAULT_ALGORITHMS, DEFAULT_MAX_TOKEN_BYTES, JwtValidator, JwtValidatorBuilder};
+pub use principal::Principal;
+pub use scopes::{ScopePolicy, is_scope_token};
+pub use server::{ResourceServer, canonical_resource};
+
+pub(crate) use layer::protect;
+
+/// Why a token was refused.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum TokenError {
+    /// The token is not valid for this resource (bad signature, expired, wrong issuer or
+    /// audience, not active, malformed): `401` with `error="invalid_token"`.
+    Invalid(String),
+    /// The token could not be checked (the authorization server's keys or introspection
+    /// endpoint are unreachable and nothing is cached): `503`, and the request is refused.
+    Unavailable(String),
+}
+
+impl std::fmt::Display for TokenError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            TokenError::Invalid(why) => write!(f, "invalid token: {why}"),
+            TokenError::Unavailable(why) => write!(f, "the token cannot be checked now: {why}"),
+        }
+    }
+}
+
+impl std::error::Error for TokenError {}
+
+/// Checks an access token for a resource: the principal it speaks for, or why not. Implement it
+/// to plug another kind of token (mTLS- or DPoP-bound tokens, a gateway's header); wrap it in a
+/// [`CachedValidator`] to verify each token once.
+pub trait TokenValidator: Send + Sync + 'static {
+    /// Validates `token` for `resource`, the canonical URI of the resource served (the audience
+    /// the token must name unless the validator is told another).
+    fn validate<'a>(
+        &'a self,
+        token: &'a str,
+        resource: &'a str,
+    ) -> BoxFuture<'a, Result<Principal, TokenError>>;
+}
+
+impl<V: TokenValidator + ?Sized> TokenValidator for Arc<V> {
+    fn validate<'a>(
+        &'a self,
+        token: &'a str,
+        resource: &'a str,
+    ) -> BoxFuture<'a, Result<Principal, TokenError>> {
+        (**self).validate(token, resource)
+    }
+}
+
+impl<V: TokenValidator + ?Sized> TokenValidator for Box<V> {
+    fn validate<'a>(
+        &'a self,
+        token: &'a str,
+        resource: &'a str,
+    ) -> BoxFuture<'a, Result<Principal, TokenError>> {
+        (**self).validate(token, resource)
+    }
+}
+
+tokio::task_local! {
+    /// The principal of the request being served, while the endpoint handles it: a connection
+    /// made for the request (a stateless request's, a new session's) takes it.
+    static CURRENT: Arc<Principal>;
+}
+
+/// The principal of the request being served on this task, if the endpoint checked one.
+pub(crate) fn current() -> Option<Arc<Principal>> {
+    CURRENT.try_with(Arc::clone).ok()
+}
