@@ -79,7 +79,6 @@
 #[macro_use]
 mod setters;
 
-#[cfg(feature = "auth")]
 pub mod auth;
 #[cfg(feature = "cli")]
 pub mod cli;

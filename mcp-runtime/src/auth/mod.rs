@@ -1,4 +1,5 @@
-//! An OAuth 2.1 resource server for the Streamable HTTP endpoint (feature `auth`), as the MCP
+//! An OAuth 2.1 resource server for the Streamable HTTP endpoint (feature `auth`; the scope
+//! declarations on [`ServerBuilder`](crate::ServerBuilder) and [`Principal`] are always there), as the MCP
 //! authorization spec asks: access tokens validated and audience-bound (RFC 9068, RFC 8707),
 //! Protected Resource Metadata (RFC 9728), the `401`/`403` challenges of RFC 6750 that let a
 //! client discover the authorization server and step up its scopes, scopes checked per tool,
@@ -6,15 +7,17 @@
 //!
 //! | file | what it holds |
 //! |---|---|
-//! | `mod.rs` | [`TokenValidator`], [`TokenError`], the principal of the request being served |
+//! | `mod.rs` | `TokenValidator`, `TokenError`, the principal of the request being served |
 //! | `principal.rs` | [`Principal`]: subject, client, scopes, expiry, claims |
-//! | `jwt.rs` | [`JwtValidator`]: JWTs against the issuer's JWKS, header and claim checks |
+//! | `jwt.rs` | `JwtValidator`: JWTs against the issuer's JWKS, header and claim checks |
 //! | `jwks.rs` | discovery (RFC 8414, OpenID), the JWKS with its TTL, single-flight rate-limited refresh |
-//! | `introspect.rs` | [`IntrospectionValidator`]: RFC 7662 for opaque tokens |
-//! | `cache.rs` | [`CachedValidator`]: verified tokens by hash, bounded, dropped at `exp` |
+//! | `introspect.rs` | `IntrospectionValidator`: RFC 7662 for opaque tokens |
+//! | `cache.rs` | `CachedValidator`: verified tokens by hash, bounded, dropped at `exp` |
+//! | `flags.rs` | `AuthArgs`: the `--auth-…` flags of a server binary (with `cli`) |
 //! | `fetch.rs` | the fetches: https (or loopback http), no redirects, timeout, size cap |
 //! | `scopes.rs` | [`ScopePolicy`]: scopes per tool/prompt/resource, server-wide, hierarchy |
-//! | `server.rs` | [`ResourceServer`]: the settings; Protected Resource Metadata; the challenges |
+//! | `server.rs` | `ResourceServer`: the settings; Protected Resource Metadata; the challenges |
+//! | `declare.rs` | the scopes a server declares on its builder |
 //! | `layer.rs` | the tower service that checks each request of the endpoint |
 //!
 //! ```no_run
@@ -35,32 +38,54 @@
 //! # Ok(()) }
 //! ```
 
+#[cfg(feature = "auth")]
 mod cache;
+mod declare;
+#[cfg(feature = "auth")]
 mod fetch;
+#[cfg(all(feature = "auth", feature = "cli"))]
+mod flags;
+#[cfg(feature = "auth")]
 mod introspect;
+#[cfg(feature = "auth")]
 mod jwks;
+#[cfg(feature = "auth")]
 mod jwt;
+#[cfg(feature = "auth")]
 mod layer;
 mod principal;
 mod scopes;
+#[cfg(feature = "auth")]
 mod server;
 
+#[cfg(feature = "auth")]
 use std::sync::Arc;
 
+#[cfg(feature = "auth")]
 use futures_util::future::BoxFuture;
 
+#[cfg(feature = "auth")]
 pub use cache::CachedValidator;
+#[cfg(feature = "auth")]
 pub use fetch::{DEFAULT_FETCH_TIMEOUT, DEFAULT_MAX_FETCH_BYTES};
+#[cfg(all(feature = "auth", feature = "cli"))]
+pub use flags::AuthArgs;
+#[cfg(feature = "auth")]
 pub use introspect::{IntrospectionBuilder, IntrospectionValidator};
+#[cfg(feature = "auth")]
 pub use jsonwebtoken::Algorithm;
+#[cfg(feature = "auth")]
 pub use jwt::{DEFAULT_ALGORITHMS, DEFAULT_MAX_TOKEN_BYTES, JwtValidator, JwtValidatorBuilder};
 pub use principal::Principal;
 pub use scopes::{ScopePolicy, is_scope_token};
+#[cfg(feature = "auth")]
 pub use server::{ResourceServer, canonical_resource};
 
+#[cfg(feature = "auth")]
 pub(crate) use layer::protect;
 
 /// Why a token was refused.
+#[cfg(feature = "auth")]
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum TokenError {
     /// The token is not valid for this resource (bad signature, expired, wrong issuer or
@@ -71,6 +96,7 @@ pub enum TokenError {
     Unavailable(String),
 }
 
+#[cfg(feature = "auth")]
 impl std::fmt::Display for TokenError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
@@ -80,11 +106,13 @@ impl std::fmt::Display for TokenError {
     }
 }
 
+#[cfg(feature = "auth")]
 impl std::error::Error for TokenError {}
 
 /// Checks an access token for a resource: the principal it speaks for, or why not. Implement it
 /// to plug another kind of token (mTLS- or DPoP-bound tokens, a gateway's header); wrap it in a
 /// [`CachedValidator`] to verify each token once.
+#[cfg(feature = "auth")]
 pub trait TokenValidator: Send + Sync + 'static {
     /// Validates `token` for `resource`, the canonical URI of the resource served (the audience
     /// the token must name unless the validator is told another).
@@ -95,6 +123,7 @@ pub trait TokenValidator: Send + Sync + 'static {
     ) -> BoxFuture<'a, Result<Principal, TokenError>>;
 }
 
+#[cfg(feature = "auth")]
 impl<V: TokenValidator + ?Sized> TokenValidator for Arc<V> {
     fn validate<'a>(
         &'a self,
@@ -105,6 +134,7 @@ impl<V: TokenValidator + ?Sized> TokenValidator for Arc<V> {
     }
 }
 
+#[cfg(feature = "auth")]
 impl<V: TokenValidator + ?Sized> TokenValidator for Box<V> {
     fn validate<'a>(
         &'a self,
@@ -115,6 +145,7 @@ impl<V: TokenValidator + ?Sized> TokenValidator for Box<V> {
     }
 }
 
+#[cfg(feature = "auth")]
 tokio::task_local! {
     /// The principal of the request being served, while the endpoint handles it: a connection
     /// made for the request (a stateless request's, a new session's) takes it.
@@ -122,6 +153,7 @@ tokio::task_local! {
 }
 
 /// The principal of the request being served on this task, if the endpoint checked one.
+#[cfg(feature = "auth")]
 pub(crate) fn current() -> Option<Arc<Principal>> {
     CURRENT.try_with(Arc::clone).ok()
 }

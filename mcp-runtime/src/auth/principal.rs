@@ -8,8 +8,8 @@ use serde_json::{Map, Value};
 /// The verified identity behind a request: the subject, the client it was issued to, its scopes,
 /// when it expires, and every claim of the token (or of the introspection answer).
 ///
-/// A tool reads it through [`Context::principal`](crate::context::Context::principal); the raw
-/// token is never part of it.
+/// A tool reads it through `Context::principal` (feature `auth`); the raw token is never part
+/// of it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Principal {
     subject: Option<String>,
@@ -87,6 +87,7 @@ impl Principal {
 
     /// A key that names this principal across requests: issuer and subject (or client, for a
     /// token without a subject). Sessions and tasks are bound to it.
+    #[cfg_attr(not(feature = "auth"), allow(dead_code))]
     pub(crate) fn owner_key(&self) -> String {
         let who = self.subject().or(self.client_id()).unwrap_or("");
         format!("{}\u{1f}{}", self.issuer().unwrap_or(""), who)

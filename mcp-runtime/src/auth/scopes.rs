@@ -26,28 +26,67 @@ pub struct ScopePolicy {
     /// URI prefixes and their scopes, longest first when matched.
     resources: Vec<(String, Vec<String>)>,
     implies: HashMap<String, Vec<String>>,
+    /// Scopes refused as they were declared (not scope-tokens): serving refuses to start.
+    pub(crate) faults: Vec<String>,
 }
 
 impl ScopePolicy {
     pub(crate) fn require(&mut self, scope: String) {
-        self.required.push(scope);
+        let scopes = self.checked(vec![scope]);
+        self.required.extend(scopes);
     }
 
     pub(crate) fn tool(&mut self, name: String, scopes: Vec<String>) {
+        let scopes = self.checked(scopes);
         self.tools.entry(name).or_default().extend(scopes);
     }
 
     pub(crate) fn prompt(&mut self, name: String, scopes: Vec<String>) {
+        let scopes = self.checked(scopes);
         self.prompts.entry(name).or_default().extend(scopes);
     }
 
     pub(crate) fn resource(&mut self, prefix: String, scopes: Vec<String>) {
+        let scopes = self.checked(scopes);
         self.resources.push((prefix, scopes));
         self.resources.sort_by_key(|(p, _)| std::cmp::Reverse(p.len()));
     }
 
     pub(crate) fn imply(&mut self, broader: String, narrower: String) {
-        self.implies.entry(broader).or_default().push(narrower);
+        if self.checked(vec![broader.clone(), narrower.clone()]).len() == 2 {
+            self.implies.entry(broader).or_default().push(narrower);
+        }
+    }
+
+    /// `other`'s rules added to these.
+    #[cfg_attr(not(feature = "auth"), allow(dead_code))]
+    pub(crate) fn merge(&mut self, other: &ScopePolicy) {
+        self.required.extend(other.required.iter().cloned());
+        for (name, scopes) in &other.tools {
+            self.tools.entry(name.clone()).or_default().extend(scopes.iter().cloned());
+        }
+        for (name, scopes) in &other.prompts {
+            self.prompts.entry(name.clone()).or_default().extend(scopes.iter().cloned());
+        }
+        for (prefix, scopes) in &other.resources {
+            self.resource(prefix.clone(), scopes.clone());
+        }
+        for (broader, narrower) in &other.implies {
+            self.implies.entry(broader.clone()).or_default().extend(narrower.iter().cloned());
+        }
+        self.faults.extend(other.faults.iter().cloned());
+    }
+
+    /// The scope-tokens of `scopes`; the others recorded as faults.
+    fn checked(&mut self, scopes: Vec<String>) -> Vec<String> {
+        let (good, bad): (Vec<String>, Vec<String>) =
+            scopes.into_iter().partition(|s| is_scope_token(s));
+        for scope in bad {
+            self.faults.push(format!(
+                "`{scope}` is not a scope token (RFC 6749 §3.3: visible ASCII but `\"` and `\\`, no space)"
+            ));
+        }
+        good
     }
 
     /// Every scope named anywhere, sorted, without `offline_access` (never a resource's scope).

@@ -7,7 +7,7 @@ use std::sync::Arc;
 use reqwest::Url;
 use serde_json::{Value, json};
 
-use super::scopes::{ScopePolicy, is_scope_token};
+use super::scopes::ScopePolicy;
 use super::TokenValidator;
 use crate::transport::http::HttpOptions;
 
@@ -60,18 +60,14 @@ impl ResourceServer {
 
     /// A scope every request needs.
     pub fn require_scope(mut self, scope: impl Into<String>) -> Self {
-        if let Some(scope) = self.checked(scope.into()) {
-            self.policy.require(scope);
-        }
+        self.policy.require(scope.into());
         self
     }
 
     /// `broader` implies `narrower`: a token holding `broader` passes a check for `narrower`
     /// (transitively: `tasks:admin` ⊃ `tasks:write` ⊃ `tasks:read`).
     pub fn scope_implies(mut self, broader: impl Into<String>, narrower: impl Into<String>) -> Self {
-        if let (Some(b), Some(n)) = (self.checked(broader.into()), self.checked(narrower.into())) {
-            self.policy.imply(b, n);
-        }
+        self.policy.imply(broader.into(), narrower.into());
         self
     }
 
@@ -81,7 +77,7 @@ impl ResourceServer {
         name: impl Into<String>,
         scopes: impl IntoIterator<Item = S>,
     ) -> Self {
-        let scopes = self.checked_all(scopes);
+        let scopes = scopes.into_iter().map(Into::into).collect();
         self.policy.tool(name.into(), scopes);
         self
     }
@@ -92,7 +88,7 @@ impl ResourceServer {
         name: impl Into<String>,
         scopes: impl IntoIterator<Item = S>,
     ) -> Self {
-        let scopes = self.checked_all(scopes);
+        let scopes = scopes.into_iter().map(Into::into).collect();
         self.policy.prompt(name.into(), scopes);
         self
     }
@@ -104,7 +100,7 @@ impl ResourceServer {
         prefix: impl Into<String>,
         scopes: impl IntoIterator<Item = S>,
     ) -> Self {
-        let scopes = self.checked_all(scopes);
+        let scopes = scopes.into_iter().map(Into::into).collect();
         self.policy.resource(prefix.into(), scopes);
         self
     }
@@ -124,6 +120,12 @@ impl ResourceServer {
         self
     }
 
+    /// These settings with the scopes `server` declared added.
+    pub(crate) fn with_declared(mut self, server: &crate::server::Server) -> Self {
+        self.policy.merge(&server.options().scopes);
+        self
+    }
+
     /// The scope rules.
     pub fn policy(&self) -> &ScopePolicy {
         &self.policy
@@ -132,9 +134,16 @@ impl ResourceServer {
     /// What is wrong with these settings, if anything (a scope that is not an RFC 6749
     /// scope-token, a resource URI that is not absolute): serving refuses to start with them.
     pub fn check(&self) -> Result<(), String> {
-        match self.faults.first() {
-            None => Ok(()),
-            Some(_) => Err(self.faults.join("; ")),
+        let faults: Vec<&str> = self
+            .faults
+            .iter()
+            .chain(&self.policy.faults)
+            .map(String::as_str)
+            .collect();
+        if faults.is_empty() {
+            Ok(())
+        } else {
+            Err(faults.join("; "))
         }
     }
 
@@ -146,24 +155,6 @@ impl ResourceServer {
             "scopes_supported": self.policy.supported(),
             "bearer_methods_supported": ["header"],
         })
-    }
-
-    fn checked(&mut self, scope: String) -> Option<String> {
-        if is_scope_token(&scope) {
-            Some(scope)
-        } else {
-            self.faults.push(format!(
-                "`{scope}` is not a scope token (RFC 6749 §3.3: visible ASCII but `\"` and `\\`, no space)"
-            ));
-            None
-        }
-    }
-
-    fn checked_all<S: Into<String>>(&mut self, scopes: impl IntoIterator<Item = S>) -> Vec<String> {
-        scopes
-            .into_iter()
-            .filter_map(|s| self.checked(s.into()))
-            .collect()
     }
 }
 

@@ -145,7 +145,7 @@ pub fn router(server: &Server, options: HttpOptions) -> Router {
 fn serve_endpoint(endpoint: Arc<Endpoint>) -> Router {
     let path = endpoint.options.path.clone();
     #[cfg(feature = "auth")]
-    let auth = endpoint.options.auth.clone();
+    let auth = (endpoint.options.auth.clone()).map(|a| a.with_declared(&endpoint.server));
     #[cfg(feature = "auth")]
     let limits = (endpoint.max_body, endpoint.options.body_read_timeout);
     let router = Router::new()
@@ -180,7 +180,8 @@ impl Server {
         crate::transport::log::install_default_subscriber(self);
         #[cfg(feature = "auth")]
         if let Some(auth) = options.auth.take() {
-            auth.check()
+            (auth.clone().with_declared(self))
+                .check()
                 .map_err(|e| io::Error::new(io::ErrorKind::InvalidInput, e))?;
             let addr = listener.local_addr()?;
             options.auth = Some(auth.default_resource(&format!("http://{addr}{}", options.path)));
