@@ -106,7 +106,10 @@ impl ServeArgs {
             }
             #[cfg(feature = "auth")]
             if let Some(auth) = self.auth.resource_server()? {
-                eprintln!("access tokens checked for the issuer {}", auth.authorization_servers[0]);
+                eprintln!(
+                    "access tokens checked for the issuer {}",
+                    auth.authorization_servers[0]
+                );
                 options = options.authorization(auth);
             }
             #[allow(unused_mut)]

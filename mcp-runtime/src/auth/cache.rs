@@ -19,8 +19,11 @@ pub struct CachedValidator<V> {
     inner: V,
     capacity: usize,
     max_age: Duration,
-    entries: Mutex<HashMap<[u8; 32], (Arc<Principal>, Instant)>>,
+    entries: Mutex<HashMap<[u8; 32], Entry>>,
 }
+
+/// A verified token's principal, and until when it is kept.
+type Entry = (Arc<Principal>, Instant);
 
 impl<V: TokenValidator> CachedValidator<V> {
     /// `inner` behind a cache of 10,000 entries kept at most 5 minutes.

@@ -1,7 +1,7 @@
 //! The scopes a server declares on its [`ServerBuilder`], next to its tables: what each tool,
 //! prompt and resource needs, a server-wide scope, and which scope implies which. The HTTP
-//! endpoint's `ResourceServer` (feature `auth`) checks them and lists them in its
-//! metadata; stdio ignores them (a stdio server takes its credentials from its environment).
+//! endpoint's resource server (feature `auth`) checks them and lists them in its metadata; stdio
+//! ignores them (a stdio server takes its credentials from its environment).
 
 use crate::server::ServerBuilder;
 
@@ -48,7 +48,11 @@ impl ServerBuilder {
 
     /// `broader` implies `narrower`: a token holding `broader` passes a check
     /// for `narrower`, transitively (`tasks:admin` ⊃ `tasks:write` ⊃ `tasks:read`).
-    pub fn scope_implies(mut self, broader: impl Into<String>, narrower: impl Into<String>) -> Self {
+    pub fn scope_implies(
+        mut self,
+        broader: impl Into<String>,
+        narrower: impl Into<String>,
+    ) -> Self {
         self.options.scopes.imply(broader.into(), narrower.into());
         self
     }

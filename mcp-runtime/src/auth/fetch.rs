@@ -64,7 +64,10 @@ impl Fetcher {
 
     async fn send(&self, request: reqwest::RequestBuilder, url: &Url) -> Result<Value, TokenError> {
         let unavailable = |why: String| TokenError::Unavailable(format!("{url}: {why}"));
-        let mut response = request.send().await.map_err(|e| unavailable(e.to_string()))?;
+        let mut response = request
+            .send()
+            .await
+            .map_err(|e| unavailable(e.to_string()))?;
         if !response.status().is_success() {
             return Err(unavailable(format!("answered {}", response.status())));
         }
@@ -75,7 +78,11 @@ impl Fetcher {
             return Err(unavailable(format!("over {} bytes", self.max_bytes)));
         }
         let mut body = Vec::new();
-        while let Some(chunk) = response.chunk().await.map_err(|e| unavailable(e.to_string()))? {
+        while let Some(chunk) = response
+            .chunk()
+            .await
+            .map_err(|e| unavailable(e.to_string()))?
+        {
             if body.len() + chunk.len() > self.max_bytes {
                 return Err(unavailable(format!("over {} bytes", self.max_bytes)));
             }

@@ -55,10 +55,7 @@ impl IntrospectionValidator {
     }
 
     async fn check(&self, token: &str, resource: &str) -> Result<Principal, TokenError> {
-        let form = format!(
-            "token={}&token_type_hint=access_token",
-            form_encode(token)
-        );
+        let form = format!("token={}&token_type_hint=access_token", form_encode(token));
         let basic = self
             .client
             .as_ref()
@@ -140,7 +137,9 @@ impl IntrospectionBuilder {
 
     /// The audience the answer's `aud` must contain, instead of the canonical resource URI.
     pub fn audience(mut self, audience: impl Into<String>) -> Self {
-        self.audience.get_or_insert_with(Vec::new).push(audience.into());
+        self.audience
+            .get_or_insert_with(Vec::new)
+            .push(audience.into());
         self
     }
 

@@ -100,8 +100,8 @@ impl JwtValidator {
         let bytes = URL_SAFE_NO_PAD
             .decode(header)
             .map_err(|_| invalid("the header is not base64url"))?;
-        let header: Map<String, Value> =
-            serde_json::from_slice(&bytes).map_err(|_| invalid("the header is not a JSON object"))?;
+        let header: Map<String, Value> = serde_json::from_slice(&bytes)
+            .map_err(|_| invalid("the header is not a JSON object"))?;
         if header.contains_key("crit") {
             return Err(invalid("a `crit` header names an extension not understood"));
         }
@@ -214,7 +214,9 @@ impl JwtValidatorBuilder {
     /// The audience a token's `aud` must contain, instead of the canonical URI of the resource
     /// served (several: any of them).
     pub fn audience(mut self, audience: impl Into<String>) -> Self {
-        self.audience.get_or_insert_with(Vec::new).push(audience.into());
+        self.audience
+            .get_or_insert_with(Vec::new)
+            .push(audience.into());
         self
     }
 

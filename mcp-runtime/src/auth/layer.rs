@@ -18,10 +18,13 @@ use http_body_util::{BodyExt, Limited};
 use serde_json::{Value, json};
 
 use super::server::{challenge, metadata_url};
-use super::{CURRENT, Principal, ResourceServer, TokenError, canonical_resource};
+use super::{Principal, ResourceServer, TokenError, canonical_resource};
 use crate::context::connection::lock;
+use crate::context::principal::serve_as;
 use crate::error::codes;
-use crate::transport::http::SESSION_ID;
+
+/// The session header of the handshake era (the transport's `SESSION_ID`).
+const SESSION_ID: &str = "mcp-session-id";
 
 /// What the checks of one endpoint share.
 struct Shared {
@@ -104,7 +107,10 @@ async fn metadata(State(shared): State<Arc<Shared>>, request: Request) -> Respon
     let body = shared.auth.metadata(&resource);
     (
         StatusCode::OK,
-        [(header::CONTENT_TYPE, HeaderValue::from_static("application/json"))],
+        [(
+            header::CONTENT_TYPE,
+            HeaderValue::from_static("application/json"),
+        )],
         body.to_string(),
     )
         .into_response()
@@ -147,10 +153,7 @@ struct AuthService<S> {
 
 impl<S> tower::Service<Request> for AuthService<S>
 where
-    S: tower::Service<Request, Response = Response, Error = Infallible>
-        + Clone
-        + Send
-        + 'static,
+    S: tower::Service<Request, Response = Response, Error = Infallible> + Clone + Send + 'static,
     S::Future: Send + 'static,
 {
     type Response = Response;
@@ -187,12 +190,17 @@ impl IntoResponse for Denial {
         });
         let mut response = (
             self.status,
-            [(header::CONTENT_TYPE, HeaderValue::from_static("application/json"))],
+            [(
+                header::CONTENT_TYPE,
+                HeaderValue::from_static("application/json"),
+            )],
             body.to_string(),
         )
             .into_response();
         if let Some(value) = self.challenge.and_then(|c| HeaderValue::from_str(&c).ok()) {
-            response.headers_mut().insert(header::WWW_AUTHENTICATE, value);
+            response
+                .headers_mut()
+                .insert(header::WWW_AUTHENTICATE, value);
         }
         if self.status == StatusCode::SERVICE_UNAVAILABLE {
             response
@@ -226,7 +234,7 @@ where
         Ok((request, principal, session)) => {
             let is_delete = request.method() == Method::DELETE;
             let owner = principal.owner_key();
-            let response = match CURRENT.scope(principal, inner.call(request)).await {
+            let response = match serve_as(principal, inner.call(request)).await {
                 Ok(response) => response,
                 Err(never) => match never {},
             };
@@ -347,7 +355,11 @@ async fn admit(
     }
     parts.headers.remove(header::AUTHORIZATION);
     parts.extensions.insert(principal.clone());
-    Ok((Request::from_parts(parts, Body::from(bytes)), principal, session))
+    Ok((
+        Request::from_parts(parts, Body::from(bytes)),
+        principal,
+        session,
+    ))
 }
 
 /// The token of `Authorization: Bearer <token68>` (the scheme in any case). Another scheme

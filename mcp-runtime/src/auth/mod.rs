@@ -7,17 +7,15 @@
 //!
 //! | file | what it holds |
 //! |---|---|
-//! | `mod.rs` | `TokenValidator`, `TokenError`, the principal of the request being served |
-//! | `principal.rs` | [`Principal`]: subject, client, scopes, expiry, claims |
+//! | `mod.rs` | `TokenValidator`, `TokenError`; [`Principal`] (in `context/`) and [`ScopePolicy`] (in `server/`, with the builder's scope methods) re-exported |
 //! | `jwt.rs` | `JwtValidator`: JWTs against the issuer's JWKS, header and claim checks |
 //! | `jwks.rs` | discovery (RFC 8414, OpenID), the JWKS with its TTL, single-flight rate-limited refresh |
 //! | `introspect.rs` | `IntrospectionValidator`: RFC 7662 for opaque tokens |
 //! | `cache.rs` | `CachedValidator`: verified tokens by hash, bounded, dropped at `exp` |
 //! | `flags.rs` | `AuthArgs`: the `--auth-…` flags of a server binary (with `cli`) |
 //! | `fetch.rs` | the fetches: https (or loopback http), no redirects, timeout, size cap |
-//! | `scopes.rs` | [`ScopePolicy`]: scopes per tool/prompt/resource, server-wide, hierarchy |
 //! | `server.rs` | `ResourceServer`: the settings; Protected Resource Metadata; the challenges |
-//! | `declare.rs` | the scopes a server declares on its builder |
+//! | `declare.rs` | the scope methods of `ServerBuilder` (always there, whatever the features) |
 //! | `layer.rs` | the tower service that checks each request of the endpoint |
 //!
 //! ```no_run
@@ -53,8 +51,6 @@ mod jwks;
 mod jwt;
 #[cfg(feature = "auth")]
 mod layer;
-mod principal;
-mod scopes;
 #[cfg(feature = "auth")]
 mod server;
 
@@ -64,6 +60,8 @@ use std::sync::Arc;
 #[cfg(feature = "auth")]
 use futures_util::future::BoxFuture;
 
+pub use crate::context::principal::Principal;
+pub use crate::server::scopes::{ScopePolicy, is_scope_token};
 #[cfg(feature = "auth")]
 pub use cache::CachedValidator;
 #[cfg(feature = "auth")]
@@ -76,8 +74,6 @@ pub use introspect::{IntrospectionBuilder, IntrospectionValidator};
 pub use jsonwebtoken::Algorithm;
 #[cfg(feature = "auth")]
 pub use jwt::{DEFAULT_ALGORITHMS, DEFAULT_MAX_TOKEN_BYTES, JwtValidator, JwtValidatorBuilder};
-pub use principal::Principal;
-pub use scopes::{ScopePolicy, is_scope_token};
 #[cfg(feature = "auth")]
 pub use server::{ResourceServer, canonical_resource};
 
@@ -143,17 +139,4 @@ impl<V: TokenValidator + ?Sized> TokenValidator for Box<V> {
     ) -> BoxFuture<'a, Result<Principal, TokenError>> {
         (**self).validate(token, resource)
     }
-}
-
-#[cfg(feature = "auth")]
-tokio::task_local! {
-    /// The principal of the request being served, while the endpoint handles it: a connection
-    /// made for the request (a stateless request's, a new session's) takes it.
-    static CURRENT: Arc<Principal>;
-}
-
-/// The principal of the request being served on this task, if the endpoint checked one.
-#[cfg(feature = "auth")]
-pub(crate) fn current() -> Option<Arc<Principal>> {
-    CURRENT.try_with(Arc::clone).ok()
 }

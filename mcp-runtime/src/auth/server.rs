@@ -7,13 +7,12 @@ use std::sync::Arc;
 use reqwest::Url;
 use serde_json::{Value, json};
 
-use super::scopes::ScopePolicy;
+use super::ScopePolicy;
 use super::TokenValidator;
-use crate::transport::http::HttpOptions;
 
 /// The settings of the endpoint as an OAuth 2.1 resource server: who validates tokens, which
 /// authorization servers issue them, the resource's canonical URI, and the scopes requests need.
-/// Given to [`HttpOptions::authorization`].
+/// Given to `HttpOptions::authorization`.
 #[derive(Clone)]
 pub struct ResourceServer {
     pub(crate) validator: Arc<dyn TokenValidator>,
@@ -66,7 +65,11 @@ impl ResourceServer {
 
     /// `broader` implies `narrower`: a token holding `broader` passes a check for `narrower`
     /// (transitively: `tasks:admin` ⊃ `tasks:write` ⊃ `tasks:read`).
-    pub fn scope_implies(mut self, broader: impl Into<String>, narrower: impl Into<String>) -> Self {
+    pub fn scope_implies(
+        mut self,
+        broader: impl Into<String>,
+        narrower: impl Into<String>,
+    ) -> Self {
         self.policy.imply(broader.into(), narrower.into());
         self
     }
@@ -168,17 +171,6 @@ impl std::fmt::Debug for ResourceServer {
     }
 }
 
-impl HttpOptions {
-    /// Protects the endpoint as an OAuth 2.1 resource server (feature `auth`): every request
-    /// needs a valid bearer token holding the scopes it needs; Protected Resource Metadata is
-    /// served at `/.well-known/oauth-protected-resource<path>` and at the root. CORS preflight
-    /// (`OPTIONS`) and the metadata are not behind it. See [`crate::auth`].
-    pub fn authorization(mut self, auth: ResourceServer) -> Self {
-        self.auth = Some(auth);
-        self
-    }
-}
-
 /// `uri` in the canonical form of RFC 8707 §2: absolute, lower-case scheme and host (as URL
 /// parsing leaves them), no fragment, no trailing slash.
 pub fn canonical_resource(uri: &str) -> Result<String, String> {
@@ -207,11 +199,7 @@ pub(crate) fn metadata_url(resource: &str) -> String {
 
 /// A `WWW-Authenticate: Bearer` challenge: the metadata URL, the scopes the request needs, and
 /// the error when a token was given.
-pub(crate) fn challenge(
-    metadata: &str,
-    scopes: &[String],
-    error: Option<(&str, &str)>,
-) -> String {
+pub(crate) fn challenge(metadata: &str, scopes: &[String], error: Option<(&str, &str)>) -> String {
     let mut out = format!("Bearer resource_metadata=\"{}\"", quoted(metadata));
     if !scopes.is_empty() {
         out.push_str(&format!(", scope=\"{}\"", scopes.join(" ")));
@@ -266,7 +254,11 @@ mod tests {
     fn challenges() {
         let scopes = vec!["a".to_owned(), "b:c".to_owned()];
         assert_eq!(
-            challenge("http://h/m", &scopes, Some(("invalid_token", "bad \"x\"\n"))),
+            challenge(
+                "http://h/m",
+                &scopes,
+                Some(("invalid_token", "bad \"x\"\n"))
+            ),
             "Bearer resource_metadata=\"http://h/m\", scope=\"a b:c\", error=\"invalid_token\", \
              error_description=\"bad 'x'?\""
         );

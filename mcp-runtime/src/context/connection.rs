@@ -40,7 +40,7 @@ pub(crate) struct ConnectionInner {
     pub(crate) task_owner: std::sync::OnceLock<String>,
     /// The verified principal of the request that made this connection (feature `auth`).
     #[cfg(feature = "auth")]
-    pub(crate) principal: Option<Arc<crate::auth::Principal>>,
+    pub(crate) principal: Option<Arc<super::principal::Principal>>,
     pending: Mutex<HashMap<RequestId, oneshot::Sender<Result<Value, ProtocolError>>>>,
     next_id: AtomicU64,
     closed: AtomicBool,
@@ -126,7 +126,7 @@ impl Connection {
                 one_request,
                 task_owner: std::sync::OnceLock::new(),
                 #[cfg(feature = "auth")]
-                principal: crate::auth::current(),
+                principal: super::principal::current(),
                 pending: Mutex::new(HashMap::new()),
                 next_id: AtomicU64::new(1),
                 closed: AtomicBool::new(false),

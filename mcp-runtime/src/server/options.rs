@@ -95,7 +95,7 @@ pub struct ServerOptions {
     /// The scopes declared on the builder: what each tool, prompt and resource
     /// needs, the server-wide scope and the hierarchy; checked by the HTTP endpoint's resource
     /// server.
-    pub(crate) scopes: crate::auth::ScopePolicy,
+    pub(crate) scopes: super::scopes::ScopePolicy,
 }
 
 impl Default for ServerOptions {
@@ -120,7 +120,7 @@ impl Default for ServerOptions {
             max_uri_bytes: DEFAULT_MAX_URI_BYTES,
             pattern_backtrack_limit: crate::validate::DEFAULT_PATTERN_BACKTRACK_LIMIT,
             untagged_decode_limit: crate::validate::DEFAULT_UNTAGGED_DECODE_LIMIT,
-            scopes: crate::auth::ScopePolicy::default(),
+            scopes: super::scopes::ScopePolicy::default(),
         }
     }
 }

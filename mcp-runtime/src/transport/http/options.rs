@@ -215,6 +215,16 @@ impl HttpOptions {
         self
     }
 
+    /// Protects the endpoint as an OAuth 2.1 resource server (feature `auth`): every request
+    /// needs a valid bearer token holding the scopes it needs; Protected Resource Metadata is
+    /// served at `/.well-known/oauth-protected-resource<path>` and at the root. CORS preflight
+    /// (`OPTIONS`) and the metadata are not behind it. See [`crate::auth`].
+    #[cfg(feature = "auth")]
+    pub fn authorization(mut self, auth: crate::auth::ResourceServer) -> Self {
+        self.auth = Some(auth);
+        self
+    }
+
     /// The endpoint's path.
     pub fn endpoint(&self) -> &str {
         &self.path

@@ -53,7 +53,11 @@ async fn metadata_is_served_outside_auth_at_both_paths() {
 async fn the_tool_sees_the_principal_never_the_token() {
     let idp = idp::start(&["rsa"]).await;
     let served = serve_jwt(&idp.issuer, Duration::from_secs(1), Duration::from_secs(60)).await;
-    let token = rs(&claims(&idp.issuer, &served.url, "tasks:read"), "rsa", "rsa-1");
+    let token = rs(
+        &claims(&idp.issuer, &served.url, "tasks:read"),
+        "rsa",
+        "rsa-1",
+    );
     let answer = call(&served.url, &token, "whoami").await;
     assert_eq!(answer.status, 200, "{}", answer.body);
     assert_eq!(answer.text(), "alice of acme via cli");
@@ -64,7 +68,11 @@ async fn the_tool_sees_the_principal_never_the_token() {
 async fn a_session_is_bound_to_the_subject_that_opened_it() {
     let idp = idp::start(&["rsa"]).await;
     let served = serve_jwt(&idp.issuer, Duration::from_secs(1), Duration::from_secs(60)).await;
-    let alice = rs(&claims(&idp.issuer, &served.url, "tasks:read"), "rsa", "rsa-1");
+    let alice = rs(
+        &claims(&idp.issuer, &served.url, "tasks:read"),
+        "rsa",
+        "rsa-1",
+    );
     let mut bob_claims = claims(&idp.issuer, &served.url, "tasks:read");
     bob_claims["sub"] = json!("bob");
     let bob = rs(&bob_claims, "rsa", "rsa-1");
@@ -88,9 +96,18 @@ async fn a_session_is_bound_to_the_subject_that_opened_it() {
         "clientInfo": {"name": "t", "version": "1"}}});
     let response = post(&alice, None, init).await.unwrap();
     assert_eq!(response.status(), 200);
-    let session = response.headers()["mcp-session-id"].to_str().unwrap().to_owned();
+    let session = response.headers()["mcp-session-id"]
+        .to_str()
+        .unwrap()
+        .to_owned();
     let initialized = json!({"jsonrpc": "2.0", "method": "notifications/initialized"});
-    assert_eq!(post(&alice, Some(&session), initialized).await.unwrap().status(), 202);
+    assert_eq!(
+        post(&alice, Some(&session), initialized)
+            .await
+            .unwrap()
+            .status(),
+        202
+    );
     let whoami = json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call",
         "params": {"name": "whoami", "arguments": {}}});
     let stolen = post(&bob, Some(&session), whoami.clone()).await.unwrap();
@@ -98,7 +115,10 @@ async fn a_session_is_bound_to_the_subject_that_opened_it() {
     let own = post(&alice, Some(&session), whoami).await.unwrap();
     assert_eq!(own.status(), 200);
     let body: Value = serde_json::from_str(&own.text().await.unwrap()).unwrap();
-    assert_eq!(body["result"]["content"][0]["text"], "alice of acme via cli");
+    assert_eq!(
+        body["result"]["content"][0]["text"],
+        "alice of acme via cli"
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -127,7 +147,11 @@ async fn an_unreachable_jwks_keeps_the_keys_held_and_fails_closed_without() {
     let idp = idp::start(&["rsa"]).await;
     let ttl = Duration::from_millis(300);
     let served = serve_jwt(&idp.issuer, Duration::from_millis(100), ttl).await;
-    let token = rs(&claims(&idp.issuer, &served.url, "tasks:read"), "rsa", "rsa-1");
+    let token = rs(
+        &claims(&idp.issuer, &served.url, "tasks:read"),
+        "rsa",
+        "rsa-1",
+    );
     assert_eq!(call(&served.url, &token, "list_tasks").await.status, 200);
     idp.knobs.jwks_down.store(true, Ordering::SeqCst);
     tokio::time::sleep(ttl + Duration::from_millis(100)).await;
@@ -138,7 +162,11 @@ async fn an_unreachable_jwks_keeps_the_keys_held_and_fails_closed_without() {
     let down = idp::start(&["rsa"]).await;
     down.knobs.jwks_down.store(true, Ordering::SeqCst);
     let served = serve_jwt(&down.issuer, Duration::from_secs(60), ttl).await;
-    let token = rs(&claims(&down.issuer, &served.url, "tasks:read"), "rsa", "rsa-1");
+    let token = rs(
+        &claims(&down.issuer, &served.url, "tasks:read"),
+        "rsa",
+        "rsa-1",
+    );
     for _ in 0..20 {
         let answer = call(&served.url, &token, "list_tasks").await;
         assert_eq!(answer.status, 503, "{}", answer.body);
@@ -166,7 +194,10 @@ async fn introspection_checks_active_audience_expiry_and_times_out() {
     };
     let later = idp::now() + 600;
     *idp.knobs.introspection.lock().unwrap() = answer(true, &served.url, later);
-    assert_eq!(call(&served.url, "opaque-1", "list_tasks").await.status, 200);
+    assert_eq!(
+        call(&served.url, "opaque-1", "list_tasks").await.status,
+        200
+    );
     assert_eq!(
         idp.knobs.introspection_auth.lock().unwrap().as_deref(),
         Some("Basic bWNwLXNlcnZlcjpzM2NyZXQ=")
@@ -178,7 +209,10 @@ async fn introspection_checks_active_audience_expiry_and_times_out() {
         (answer(true, "http://elsewhere/mcp", later), 401),
         (answer(true, &served.url, idp::now() - 3600), 401),
         (json!({"active": true, "aud": served.url}), 401),
-        (json!({"active": "true", "aud": served.url, "exp": later}), 401),
+        (
+            json!({"active": "true", "aud": served.url, "exp": later}),
+            401,
+        ),
     ] {
         *idp.knobs.introspection.lock().unwrap() = case.clone();
         let got = call(&served.url, "opaque-2", "list_tasks").await;
@@ -189,10 +223,16 @@ async fn introspection_checks_active_audience_expiry_and_times_out() {
     *idp.knobs.introspection.lock().unwrap() = answer(true, &served.url, later);
     *idp.knobs.introspection_delay.lock().unwrap() = Duration::from_secs(2);
     let started = std::time::Instant::now();
-    assert_eq!(call(&served.url, "opaque-3", "list_tasks").await.status, 503);
+    assert_eq!(
+        call(&served.url, "opaque-3", "list_tasks").await.status,
+        503
+    );
     assert!(started.elapsed() < Duration::from_millis(1500));
     *idp.knobs.introspection_delay.lock().unwrap() = Duration::ZERO;
-    assert_eq!(call(&served.url, "opaque-3", "list_tasks").await.status, 200);
+    assert_eq!(
+        call(&served.url, "opaque-3", "list_tasks").await.status,
+        200
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -204,8 +244,7 @@ async fn the_cache_verifies_a_token_once_and_an_audience_can_be_set() {
         .unwrap();
     let auth = resource_server(&idp.issuer, CachedValidator::new(validator));
     let served = serve_guarded(&server(), HttpOptions::default().authorization(auth)).await;
-    *idp.knobs.introspection.lock().unwrap() =
-        json!({"active": true, "aud": ["api://tasks"], "exp": idp::now() + 600, "scope": "tasks:read"});
+    *idp.knobs.introspection.lock().unwrap() = json!({"active": true, "aud": ["api://tasks"], "exp": idp::now() + 600, "scope": "tasks:read"});
     for _ in 0..5 {
         assert_eq!(call(&served.url, "opaque", "list_tasks").await.status, 200);
     }
@@ -226,6 +265,80 @@ async fn an_audience_set_replaces_the_resource_uri() {
     assert_eq!(call(&served.url, &es(&c), "list_tasks").await.status, 401);
     c["aud"] = json!("api://tasks");
     assert_eq!(call(&served.url, &es(&c), "list_tasks").await.status, 200);
-    let answer = call_with(&served.url, &[&format!("Bearer {}", es(&c))], "add_task", json!({"title": "x"})).await;
+    let answer = call_with(
+        &served.url,
+        &[&format!("Bearer {}", es(&c))],
+        "add_task",
+        json!({"title": "x"}),
+    )
+    .await;
     assert_eq!(answer.status, 403);
+}
+
+/// Only ever a task: waits a little, then answers.
+#[mcp_runtime::tool(task = "required")]
+async fn slow_report() -> String {
+    tokio::time::sleep(Duration::from_millis(50)).await;
+    "report ready".into()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_stateless_task_is_its_principals_alone() {
+    let idp = idp::start(&["rsa"]).await;
+    let validator = JwtValidator::builder(&idp.issuer).build().unwrap();
+    let server = mcp_runtime::Server::builder("tasks", "1.0.0")
+        .tools(mcp_runtime::tools![slow_report])
+        .build()
+        .unwrap();
+    let auth = mcp_runtime::auth::ResourceServer::new(&idp.issuer, validator);
+    let served = serve_guarded(&server, HttpOptions::default().authorization(auth)).await;
+    let token = |sub: &str| {
+        let mut c = claims(&idp.issuer, &served.url, "");
+        c["sub"] = json!(sub);
+        rs(&c, "rsa", "rsa-1")
+    };
+    let (alice, bob) = (token("alice"), token("bob"));
+    let post = |token: String, method: &'static str, name: String, mut params: Value| {
+        params["_meta"] = test_support::http::meta();
+        params["_meta"]["io.modelcontextprotocol/clientCapabilities"] =
+            json!({"extensions": {"io.modelcontextprotocol/tasks": {}}});
+        let body = json!({"jsonrpc": "2.0", "id": 1, "method": method, "params": params});
+        let request = reqwest::Client::new()
+            .post(&served.url)
+            .header("content-type", "application/json")
+            .header("accept", "application/json, text/event-stream")
+            .header("mcp-protocol-version", test_support::http::STATELESS)
+            .header("mcp-method", method)
+            .header("mcp-name", name)
+            .header("authorization", format!("Bearer {token}"))
+            .body(body.to_string());
+        async move {
+            let text = request.send().await.unwrap().text().await.unwrap();
+            serde_json::from_str::<Value>(&text).unwrap()
+        }
+    };
+    let created = post(
+        alice.clone(),
+        "tools/call",
+        "slow_report".into(),
+        json!({"name": "slow_report", "arguments": {}}),
+    )
+    .await;
+    let id = created["result"]["taskId"]
+        .as_str()
+        .unwrap_or_else(|| panic!("{created}"))
+        .to_owned();
+    let params = json!({"taskId": id});
+    let stolen = post(bob.clone(), "tasks/get", id.clone(), params.clone()).await;
+    assert!(
+        stolen["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("no task"),
+        "{stolen}"
+    );
+    let cancelled = post(bob, "tasks/cancel", id.clone(), params.clone()).await;
+    assert!(cancelled.get("error").is_some(), "{cancelled}");
+    let own = post(alice, "tasks/get", id.clone(), params).await;
+    assert_eq!(own["result"]["taskId"], json!(id), "{own}");
 }

@@ -48,7 +48,13 @@ pub fn now() -> u64 {
 }
 
 /// A token signed with `alg` by the key `key`, its header naming `kid` and `typ`.
-pub fn mint(alg: Algorithm, key: &str, kid: Option<&str>, typ: Option<&str>, claims: &Value) -> String {
+pub fn mint(
+    alg: Algorithm,
+    key: &str,
+    kid: Option<&str>,
+    typ: Option<&str>,
+    claims: &Value,
+) -> String {
     let mut header = Header::new(alg);
     header.kid = kid.map(str::to_owned);
     header.typ = typ.map(str::to_owned);
@@ -143,7 +149,10 @@ async fn introspect(State(knobs): State<Arc<Knobs>>, headers: HeaderMap, body: S
     tokio::time::sleep(delay).await;
     let mut answer = knobs.introspection.lock().unwrap().clone();
     // The answer names the token it was asked about, so the test can tell them apart.
-    if let Some(token) = body.strip_prefix("token=").and_then(|b| b.split('&').next()) {
+    if let Some(token) = body
+        .strip_prefix("token=")
+        .and_then(|b| b.split('&').next())
+    {
         answer["token_seen"] = token.into();
     }
     json_response(&answer)

@@ -55,7 +55,10 @@ pub fn server() -> Server {
 }
 
 /// The scopes of the tasks example, over `validator` for `issuer`.
-pub fn resource_server(issuer: &str, validator: impl mcp_runtime::auth::TokenValidator) -> ResourceServer {
+pub fn resource_server(
+    issuer: &str,
+    validator: impl mcp_runtime::auth::TokenValidator,
+) -> ResourceServer {
     ResourceServer::new(issuer, validator)
         .tool_scopes("list_tasks", ["tasks:read"])
         .tool_scopes("add_task", ["tasks:write"])

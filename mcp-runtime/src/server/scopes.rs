@@ -1,10 +1,13 @@
-//! [`ScopePolicy`]: which scopes each request needs, and which scope implies which.
+//! [`ScopePolicy`]: which scopes each request needs, and which scope implies which. A server
+//! declares them on its `ServerBuilder` (`auth/declare.rs`); the HTTP endpoint's resource server
+//! (feature `auth`) checks them and lists them in its metadata; stdio ignores them (a stdio
+//! server takes its credentials from its environment).
 
 use std::collections::{BTreeSet, HashMap};
 
 use serde_json::Value;
 
-use super::Principal;
+use crate::context::principal::Principal;
 
 /// Whether `scope` is a scope-token of RFC 6749 §3.3: one or more of `%x21 / %x23-5B / %x5D-7E`
 /// (visible ASCII but `"` and `\`; no space).
@@ -49,7 +52,8 @@ impl ScopePolicy {
     pub(crate) fn resource(&mut self, prefix: String, scopes: Vec<String>) {
         let scopes = self.checked(scopes);
         self.resources.push((prefix, scopes));
-        self.resources.sort_by_key(|(p, _)| std::cmp::Reverse(p.len()));
+        self.resources
+            .sort_by_key(|(p, _)| std::cmp::Reverse(p.len()));
     }
 
     pub(crate) fn imply(&mut self, broader: String, narrower: String) {
@@ -63,16 +67,25 @@ impl ScopePolicy {
     pub(crate) fn merge(&mut self, other: &ScopePolicy) {
         self.required.extend(other.required.iter().cloned());
         for (name, scopes) in &other.tools {
-            self.tools.entry(name.clone()).or_default().extend(scopes.iter().cloned());
+            self.tools
+                .entry(name.clone())
+                .or_default()
+                .extend(scopes.iter().cloned());
         }
         for (name, scopes) in &other.prompts {
-            self.prompts.entry(name.clone()).or_default().extend(scopes.iter().cloned());
+            self.prompts
+                .entry(name.clone())
+                .or_default()
+                .extend(scopes.iter().cloned());
         }
         for (prefix, scopes) in &other.resources {
             self.resource(prefix.clone(), scopes.clone());
         }
         for (broader, narrower) in &other.implies {
-            self.implies.entry(broader.clone()).or_default().extend(narrower.iter().cloned());
+            self.implies
+                .entry(broader.clone())
+                .or_default()
+                .extend(narrower.iter().cloned());
         }
         self.faults.extend(other.faults.iter().cloned());
     }
@@ -190,7 +203,8 @@ mod tests {
         let call = json!({"method": "tools/call", "params": {"name": "list_tasks"}});
         let needed = policy.needed(Some(&call));
         assert_eq!(needed, ["tasks:read"]);
-        let admin = Principal::from_claims(json!({"scope": "tasks:admin"}).as_object().unwrap().clone());
+        let admin =
+            Principal::from_claims(json!({"scope": "tasks:admin"}).as_object().unwrap().clone());
         assert!(policy.missing(&admin, &needed).is_empty());
         let none = Principal::from_claims(json!({"scope": "other"}).as_object().unwrap().clone());
         assert_eq!(policy.missing(&none, &needed), ["tasks:read"]);

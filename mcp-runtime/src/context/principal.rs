@@ -26,7 +26,9 @@ impl Principal {
     pub fn from_claims(claims: Map<String, Value>) -> Principal {
         let text = |key: &str| claims.get(key).and_then(Value::as_str).map(str::to_owned);
         let subject = text("sub");
-        let client_id = text("client_id").or_else(|| text("azp")).or_else(|| text("cid"));
+        let client_id = text("client_id")
+            .or_else(|| text("azp"))
+            .or_else(|| text("cid"));
         let scopes = scopes_of(&claims);
         let expires_at = claims
             .get("exp")
@@ -80,9 +82,7 @@ impl Principal {
     /// A custom claim read as `T` (a tenant id, a role list): `None` when absent, `Some(Err)` when
     /// present but not a `T`.
     pub fn claim<T: DeserializeOwned>(&self, name: &str) -> Option<Result<T, serde_json::Error>> {
-        self.claims
-            .get(name)
-            .map(|v| T::deserialize(v).map_err(Into::into))
+        self.claims.get(name).map(T::deserialize)
     }
 
     /// A key that names this principal across requests: issuer and subject (or client, for a
@@ -94,9 +94,33 @@ impl Principal {
     }
 }
 
+#[cfg(feature = "auth")]
+tokio::task_local! {
+    /// The principal of the request being served, while the HTTP endpoint handles it: a
+    /// connection made for the request (a stateless request's, a new session's) takes it.
+    static CURRENT: std::sync::Arc<Principal>;
+}
+
+/// Runs `fut` (the endpoint handling one request) with `principal` as the request's.
+#[cfg(feature = "auth")]
+pub(crate) async fn serve_as<F: Future>(principal: std::sync::Arc<Principal>, fut: F) -> F::Output {
+    CURRENT.scope(principal, fut).await
+}
+
+/// The principal of the request being served on this task, if the endpoint checked one.
+#[cfg(feature = "auth")]
+pub(crate) fn current() -> Option<std::sync::Arc<Principal>> {
+    CURRENT.try_with(std::sync::Arc::clone).ok()
+}
+
 /// `scope` as a space-separated string, else `scp` as an array of strings or a string.
 fn scopes_of(claims: &Map<String, Value>) -> Vec<String> {
-    let split = |s: &str| s.split(' ').filter(|s| !s.is_empty()).map(str::to_owned).collect();
+    let split = |s: &str| {
+        s.split(' ')
+            .filter(|s| !s.is_empty())
+            .map(str::to_owned)
+            .collect()
+    };
     match (claims.get("scope"), claims.get("scp")) {
         (Some(Value::String(s)), _) => split(s),
         (_, Some(Value::Array(items))) => items
@@ -138,7 +162,10 @@ mod tests {
         struct Tenant {
             id: u32,
         }
-        assert_eq!(p.claim::<Tenant>("tenant").unwrap().unwrap(), Tenant { id: 7 });
+        assert_eq!(
+            p.claim::<Tenant>("tenant").unwrap().unwrap(),
+            Tenant { id: 7 }
+        );
         assert!(p.claim::<String>("tenant").unwrap().is_err());
         assert!(p.claim::<String>("absent").is_none());
         assert_eq!(p.client_id(), Some("c"));
