@@ -415,6 +415,7 @@ async fn hostile_tokens_are_refused_with_the_right_challenge() {
         "resource_metadata=\"http://{}/.well-known/oauth-protected-resource/mcp\"",
         served.addr
     );
+    eprintln!("hostile-token battery: {} cases", cases.len());
     let mut failures = Vec::new();
     for case in &cases {
         let auth: Vec<&str> = case.authorization.iter().map(String::as_str).collect();
