@@ -43,15 +43,11 @@ struct Bindings {
 }
 
 impl Bindings {
-    /// Whether `owner` may use `session`; an unknown session is bound to it.
-    fn admit(&mut self, session: &str, owner: &str, cap: usize) -> bool {
-        match self.owners.get(session) {
-            Some(known) => known == owner,
-            None => {
-                self.bind(session, owner, cap);
-                true
-            }
-        }
+    /// Whether `owner` may use `session`: `Some(true)` when bound to it, `Some(false)` when
+    /// bound to another, `None` when unknown (bound to its first user once the endpoint
+    /// served it, so a made-up id takes no room).
+    fn admit(&self, session: &str, owner: &str) -> Option<bool> {
+        self.owners.get(session).map(|known| known == owner)
     }
 
     fn bind(&mut self, session: &str, owner: &str, cap: usize) {
@@ -252,6 +248,12 @@ where
                 Some(id) if is_delete && response.status().is_success() => {
                     lock(&shared.bindings).forget(&id);
                 }
+                Some(id) if response.status().is_success() => {
+                    let mut bindings = lock(&shared.bindings);
+                    if bindings.admit(&id, &owner).is_none() {
+                        bindings.bind(&id, &owner, cap);
+                    }
+                }
                 Some(_) => {}
             }
             response
@@ -343,8 +345,7 @@ async fn admit(
         .and_then(|v| v.to_str().ok())
         .map(str::to_owned);
     if let Some(id) = &session {
-        let cap = shared.auth.max_bindings;
-        if !lock(&shared.bindings).admit(id, &principal.owner_key(), cap) {
+        if lock(&shared.bindings).admit(id, &principal.owner_key()) == Some(false) {
             tracing::warn!("a session was presented with another subject's token");
             return Err(Denial {
                 status: StatusCode::NOT_FOUND,
@@ -433,8 +434,9 @@ mod tests {
     fn bindings_refuse_another_owner_and_stay_bounded() {
         let mut b = Bindings::default();
         b.bind("s1", "alice", 2);
-        assert!(b.admit("s1", "alice", 2));
-        assert!(!b.admit("s1", "mallory", 2));
+        assert_eq!(b.admit("s1", "alice"), Some(true));
+        assert_eq!(b.admit("s1", "mallory"), Some(false));
+        assert_eq!(b.admit("s9", "mallory"), None);
         b.bind("s2", "bob", 2);
         b.bind("s3", "carol", 2);
         assert_eq!(b.owners.len(), 2);
