@@ -344,15 +344,15 @@ async fn admit(
         .get(SESSION_ID)
         .and_then(|v| v.to_str().ok())
         .map(str::to_owned);
-    if let Some(id) = &session {
-        if lock(&shared.bindings).admit(id, &principal.owner_key()) == Some(false) {
-            tracing::warn!("a session was presented with another subject's token");
-            return Err(Denial {
-                status: StatusCode::NOT_FOUND,
-                challenge: None,
-                message: "Not Found: no such session".into(),
-            });
-        }
+    if let Some(id) = &session
+        && lock(&shared.bindings).admit(id, &principal.owner_key()) == Some(false)
+    {
+        tracing::warn!("a session was presented with another subject's token");
+        return Err(Denial {
+            status: StatusCode::NOT_FOUND,
+            challenge: None,
+            message: "Not Found: no such session".into(),
+        });
     }
     parts.headers.remove(header::AUTHORIZATION);
     parts.extensions.insert(principal.clone());
