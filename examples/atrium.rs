@@ -272,6 +272,10 @@ fn server_with(bookings: Bookings) -> Server {
     Server::builder("atrium", "1.0.0")
         .state(bookings)
         .tools(tools![find_slots, book_room, cancel_booking])
+        // Checked over HTTP with `--auth-issuer` (see docs/auth.md); stdio ignores them.
+        .tool_scopes("find_slots", ["rooms:read"])
+        .tool_scopes("book_room", ["rooms:book"])
+        .tool_scopes("cancel_booking", ["rooms:book"])
         .build()
         .unwrap_or_else(|e| panic!("the server cannot be built: {e}"))
 }

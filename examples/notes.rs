@@ -124,6 +124,10 @@ pub fn server() -> Server {
         .tools(tools![Notes])
         .prompts(prompts![summarize_note])
         .resources(resources![note, index])
+        // Checked over HTTP with `--auth-issuer` (see docs/auth.md); stdio ignores them.
+        .tool_scopes("get_note", ["notes:read"])
+        .prompt_scopes("summarize_note", ["notes:read"])
+        .resource_scopes("notes://", ["notes:read"])
         .build()
         .unwrap_or_else(|e| panic!("the server cannot be built: {e}"))
 }

@@ -65,6 +65,10 @@ pub fn cancel_order(order_id: i64) -> String {
 pub fn server() -> Server {
     Server::builder("shop", "1.0.0")
         .tools(tools![get_order, cancel_order])
+        // Checked over HTTP with `--auth-issuer` (see docs/auth.md); stdio ignores them.
+        .tool_scopes("get_order", ["orders:read"])
+        .tool_scopes("cancel_order", ["orders:write"])
+        .scope_implies("orders:write", "orders:read")
         .build()
         .unwrap_or_else(|e| panic!("the server cannot be built: {e}"))
 }

@@ -140,6 +140,11 @@ pub fn server() -> Server {
         .instructions("Read and update the task tracker of one software project.")
         .state(TaskStore::new())
         .tools(tools![list_tasks, add_task, complete_task])
+        // Checked over HTTP with `--auth-issuer` (see docs/auth.md); stdio ignores them.
+        .tool_scopes("list_tasks", ["tasks:read"])
+        .tool_scopes("add_task", ["tasks:write"])
+        .tool_scopes("complete_task", ["tasks:write"])
+        .scope_implies("tasks:write", "tasks:read")
         .build()
         .unwrap_or_else(|e| panic!("the server cannot be built: {e}"))
 }

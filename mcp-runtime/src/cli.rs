@@ -73,6 +73,11 @@ pub struct ServeArgs {
     #[cfg(feature = "http")]
     #[arg(long, value_name = "MS", requires = "http")]
     pub close_streams_after: Option<u64>,
+    /// The HTTP endpoint as an OAuth resource server (feature `auth`): `--auth-issuer URL` and
+    /// the other `--auth-…` flags.
+    #[cfg(feature = "auth")]
+    #[command(flatten)]
+    pub auth: crate::auth::AuthArgs,
     /// What the server logs on stderr: error, warn, info, debug, trace or off, or directives per
     /// target as RUST_LOG takes them (info,my_app=debug). Overrides RUST_LOG; default info.
     #[arg(long, value_name = "LEVEL", value_parser = log_level)]
@@ -99,6 +104,14 @@ impl ServeArgs {
             if let Some(ms) = self.close_streams_after {
                 let after = std::time::Duration::from_millis(ms);
                 options = options.close_streams_after(after);
+            }
+            #[cfg(feature = "auth")]
+            if let Some(auth) = self.auth.resource_server()? {
+                eprintln!(
+                    "access tokens checked for the issuer {}",
+                    auth.authorization_servers[0]
+                );
+                options = options.authorization(auth);
             }
             #[allow(unused_mut)]
             let mut server = server.clone();

@@ -81,6 +81,7 @@
 #[macro_use]
 mod setters;
 
+pub mod auth;
 #[cfg(feature = "cli")]
 pub mod cli;
 pub mod client;

@@ -38,6 +38,9 @@ pub(crate) struct ConnectionInner {
     pub(crate) one_request: bool,
     /// The id its tasks are stored under (handshake era), made when it starts its first.
     pub(crate) task_owner: std::sync::OnceLock<String>,
+    /// The verified principal of the request that made this connection (feature `auth`).
+    #[cfg(feature = "auth")]
+    pub(crate) principal: Option<Arc<super::principal::Principal>>,
     pending: Mutex<HashMap<RequestId, oneshot::Sender<Result<Value, ProtocolError>>>>,
     next_id: AtomicU64,
     closed: AtomicBool,
@@ -122,6 +125,8 @@ impl Connection {
                 in_flight: Mutex::new(HashMap::new()),
                 one_request,
                 task_owner: std::sync::OnceLock::new(),
+                #[cfg(feature = "auth")]
+                principal: super::principal::current(),
                 pending: Mutex::new(HashMap::new()),
                 next_id: AtomicU64::new(1),
                 closed: AtomicBool::new(false),

@@ -9,6 +9,7 @@
 //! | [`elicitation`] | the requested-schema profile and the answer's parsing |
 //! | [`sampling`] | [`Context::sample`]: the client's model, typed request and result |
 //! | [`roots`] | [`Context::roots`]: the client's roots; [`roots::RootsChanged`] |
+//! | [`principal`] | [`principal::Principal`]: the verified identity behind a request (HTTP with `auth`) |
 //! | [`outgoing`] | what that queue carries: JSON, or a progress notification kept typed |
 //! | [`queue`] | the queue a connection's outgoing messages wait in, empty until used |
 //! | `task.rs` | where a task's questions and status messages go once its call became a task |
@@ -17,6 +18,7 @@ pub(crate) mod ask;
 pub mod connection;
 pub mod elicitation;
 pub mod outgoing;
+pub mod principal;
 pub mod queue;
 pub mod roots;
 pub mod sampling;
@@ -168,6 +170,14 @@ impl Context {
     pub fn client_capabilities(&self) -> &ClientCapabilities {
         self.scope()
             .map_or(&NO_CAPABILITIES, |s| &s.peer.capabilities)
+    }
+
+    /// The verified principal of the caller, when the HTTP endpoint checks access tokens
+    /// (feature `auth`): in the stateless era the request's own, in a session the one that opened
+    /// it (a session is bound to its creator's subject). Never the token itself.
+    #[cfg(feature = "auth")]
+    pub fn principal(&self) -> Option<&principal::Principal> {
+        self.inner.scope.as_ref()?.conn.inner.principal.as_deref()
     }
 
     /// The protocol version this request is served under.

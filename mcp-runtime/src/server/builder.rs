@@ -33,7 +33,7 @@ pub struct ServerBuilder {
     resources: Vec<ResourceTable>,
     resource_updates: ResourceUpdates,
     state: StateMap,
-    options: ServerOptions,
+    pub(crate) options: ServerOptions,
     task_store: Option<Arc<dyn TaskStore>>,
     formats: Formats,
     on_roots_changed: Option<RootsChangedFn>,

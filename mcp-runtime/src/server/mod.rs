@@ -76,6 +76,7 @@ mod prompts;
 mod reply;
 mod resources;
 mod scope;
+pub(crate) mod scopes;
 mod span;
 mod tasks;
 mod tools;
@@ -412,7 +413,7 @@ impl Server {
             m if tasks::METHODS.contains(&m) => {
                 // The peer moves into the boxed future (`Server::request`).
                 let peer = Peer::of_envelope(envelope);
-                (Box::pin(self.tasks_stateless(req, peer)).await, None)
+                (Box::pin(self.tasks_stateless(req, peer, conn)).await, None)
             }
             m if REMOVED_METHODS.contains(&m) => (
                 Outcome::Answer(Err(ProtocolError::new(

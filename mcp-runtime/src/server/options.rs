@@ -92,6 +92,10 @@ pub struct ServerOptions {
     /// The values decoding a call's arguments may decode beyond 8 per value, when a tool's input
     /// holds a recursive untagged enum (serde tries its variants in order).
     pub untagged_decode_limit: u64,
+    /// The scopes declared on the builder: what each tool, prompt and resource
+    /// needs, the server-wide scope and the hierarchy; checked by the HTTP endpoint's resource
+    /// server.
+    pub(crate) scopes: super::scopes::ScopePolicy,
 }
 
 impl Default for ServerOptions {
@@ -116,6 +120,7 @@ impl Default for ServerOptions {
             max_uri_bytes: DEFAULT_MAX_URI_BYTES,
             pattern_backtrack_limit: crate::validate::DEFAULT_PATTERN_BACKTRACK_LIMIT,
             untagged_decode_limit: crate::validate::DEFAULT_UNTAGGED_DECODE_LIMIT,
+            scopes: super::scopes::ScopePolicy::default(),
         }
     }
 }

@@ -133,7 +133,7 @@ impl Server {
                 Some(conn.clone()),
                 timeout,
             ),
-            Plan::Decided(_) => tasks.prepare(None, None, None, timeout),
+            Plan::Decided(_) => tasks.prepare(principal_owner(conn), None, None, timeout),
         })
     }
 
@@ -221,8 +221,16 @@ impl Server {
     }
 
     /// `tasks/*` of a stateless request.
-    pub(super) async fn tasks_stateless(&self, req: &Request, peer: Peer) -> Outcome {
+    pub(super) async fn tasks_stateless(
+        &self,
+        req: &Request,
+        peer: Peer,
+        conn: &Connection,
+    ) -> Outcome {
         let peer = &peer;
+        // Behind auth, a task is its principal's: another one's is answered as unknown.
+        let owner = principal_owner(conn);
+        let owner = owner.as_deref();
         let method = req.method.as_str();
         let Some(tasks) = self
             .inner
@@ -238,9 +246,10 @@ impl Server {
         let answer = async {
             let id = task_id(req)?;
             match method {
-                "tasks/get" => Ok(detailed_2026(&tasks.get(id, None).await?)),
-                "tasks/cancel" => tasks.cancel(id, None).await.map(|_| json!({})),
+                "tasks/get" => Ok(detailed_2026(&tasks.get(id, owner).await?)),
+                "tasks/cancel" => tasks.cancel(id, owner).await.map(|_| json!({})),
                 _ => {
+                    tasks.get(id, owner).await?;
                     let responses = req.params.as_ref().and_then(|p| p.get("inputResponses"));
                     let Some(responses) = responses.and_then(Value::as_object) else {
                         return Err(ProtocolError::invalid_params(
@@ -292,6 +301,17 @@ fn task_owner(tasks: &Tasks, conn: &Connection) -> String {
             None => tasks.next_id(),
         })
         .clone()
+}
+
+/// The owner of a stateless task: the principal that started it when the HTTP endpoint checks
+/// access tokens (feature `auth`), else none (the task id alone names it).
+fn principal_owner(conn: &Connection) -> Option<String> {
+    #[cfg(feature = "auth")]
+    if let Some(principal) = &conn.inner.principal {
+        return Some(format!("principal:{}", principal.owner_key()));
+    }
+    let _ = conn;
+    None
 }
 
 /// `tasks/result`: the call's own result (tied to the task), or its error.

@@ -8,6 +8,8 @@ pub mod common;
 pub mod inexact;
 pub mod wild;
 
+#[cfg(feature = "auth")]
+pub mod auth;
 pub mod backpressure;
 pub mod completion;
 pub mod contract;

@@ -12,6 +12,7 @@ pub mod head_deadline;
 pub mod hostile;
 pub mod http;
 pub mod http_load;
+pub mod idp;
 pub mod lifecycle;
 pub mod linear_time;
 pub mod logs_out_of_the_box;

@@ -124,7 +124,11 @@ impl App {
         // Built either way: making it checks the path as `router` does (a path that does not
         // start with `/` panics here, when serving starts, not later).
         let router = super::serve_endpoint(endpoint.clone());
-        if endpoint.options.path.contains(['{', '}']) {
+        #[cfg(feature = "auth")]
+        let routed = endpoint.options.auth.is_some();
+        #[cfg(not(feature = "auth"))]
+        let routed = false;
+        if routed || endpoint.options.path.contains(['{', '}']) {
             App::Routed(router)
         } else {
             App::Direct(endpoint)

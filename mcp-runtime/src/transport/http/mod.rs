@@ -144,9 +144,18 @@ pub fn router(server: &Server, options: HttpOptions) -> Router {
 /// The router of `endpoint`.
 fn serve_endpoint(endpoint: Arc<Endpoint>) -> Router {
     let path = endpoint.options.path.clone();
-    Router::new()
+    #[cfg(feature = "auth")]
+    let auth = (endpoint.options.auth.clone()).map(|a| a.with_declared(&endpoint.server));
+    #[cfg(feature = "auth")]
+    let limits = (endpoint.max_body, endpoint.options.body_read_timeout);
+    let router = Router::new()
         .route(&path, axum::routing::any(handle::<Body>))
-        .with_state(endpoint)
+        .with_state(endpoint);
+    #[cfg(feature = "auth")]
+    if let Some(auth) = auth {
+        return crate::auth::protect(router, &path, &auth, limits.0, limits.1);
+    }
+    router
 }
 
 impl Server {
@@ -166,9 +175,17 @@ impl Server {
     pub async fn serve_http_on(
         &self,
         listener: tokio::net::TcpListener,
-        options: HttpOptions,
+        #[allow(unused_mut)] mut options: HttpOptions,
     ) -> io::Result<()> {
         crate::transport::log::install_default_subscriber(self);
+        #[cfg(feature = "auth")]
+        if let Some(auth) = options.auth.take() {
+            (auth.clone().with_declared(self))
+                .check()
+                .map_err(|e| io::Error::new(io::ErrorKind::InvalidInput, e))?;
+            let addr = listener.local_addr()?;
+            options.auth = Some(auth.default_resource(&format!("http://{addr}{}", options.path)));
+        }
         if let Ok(addr) = listener.local_addr() {
             tracing::info!(%addr, path = options.endpoint(), "serving MCP over HTTP");
         }

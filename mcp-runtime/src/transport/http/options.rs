@@ -31,6 +31,9 @@ pub struct HttpOptions {
     pub(super) stream_lease: Duration,
     pub(super) sse_retry: Duration,
     pub(super) close_streams_after: Option<Duration>,
+    /// The OAuth resource server in front of the endpoint (`auth/`).
+    #[cfg(feature = "auth")]
+    pub(crate) auth: Option<crate::auth::ResourceServer>,
 }
 
 impl Default for HttpOptions {
@@ -60,6 +63,8 @@ impl Default for HttpOptions {
             stream_lease: Duration::from_secs(3),
             sse_retry: Duration::from_secs(1),
             close_streams_after: None,
+            #[cfg(feature = "auth")]
+            auth: None,
         }
     }
 }
@@ -207,6 +212,16 @@ impl HttpOptions {
     /// [`RedisSessionStore`]: super::store
     pub fn session_store(mut self, store: Arc<dyn SessionStore>) -> Self {
         self.session_store = StoreHandle(store);
+        self
+    }
+
+    /// Protects the endpoint as an OAuth 2.1 resource server (feature `auth`): every request
+    /// needs a valid bearer token holding the scopes it needs; Protected Resource Metadata is
+    /// served at `/.well-known/oauth-protected-resource<path>` and at the root. CORS preflight
+    /// (`OPTIONS`) and the metadata are not behind it. See [`crate::auth`].
+    #[cfg(feature = "auth")]
+    pub fn authorization(mut self, auth: crate::auth::ResourceServer) -> Self {
+        self.auth = Some(auth);
         self
     }
 

@@ -1,0 +1,142 @@
+//! An OAuth 2.1 resource server for the Streamable HTTP endpoint (feature `auth`; the scope
+//! declarations on [`ServerBuilder`](crate::ServerBuilder) and [`Principal`] are always there), as the MCP
+//! authorization spec asks: access tokens validated and audience-bound (RFC 9068, RFC 8707),
+//! Protected Resource Metadata (RFC 9728), the `401`/`403` challenges of RFC 6750 that let a
+//! client discover the authorization server and step up its scopes, scopes checked per tool,
+//! prompt and resource, and the verified [`Principal`] handed to tools (never the token).
+//!
+//! | file | what it holds |
+//! |---|---|
+//! | `mod.rs` | `TokenValidator`, `TokenError`; [`Principal`] (in `context/`) and [`ScopePolicy`] (in `server/`, with the builder's scope methods) re-exported |
+//! | `jwt.rs` | `JwtValidator`: JWTs against the issuer's JWKS, header and claim checks |
+//! | `jwks.rs` | discovery (RFC 8414, OpenID), the JWKS with its TTL, single-flight rate-limited refresh |
+//! | `introspect.rs` | `IntrospectionValidator`: RFC 7662 for opaque tokens |
+//! | `cache.rs` | `CachedValidator`: verified tokens by hash, bounded, dropped at `exp` |
+//! | `flags.rs` | `AuthArgs`: the `--auth-…` flags of a server binary (with `cli`) |
+//! | `fetch.rs` | the fetches: https (or loopback http), no redirects, timeout, size cap |
+//! | `server.rs` | `ResourceServer`: the settings; Protected Resource Metadata; the challenges |
+//! | `declare.rs` | the scope methods of `ServerBuilder` (always there, whatever the features) |
+//! | `layer.rs` | the tower service that checks each request of the endpoint |
+//!
+//! ```no_run
+//! # use mcp_runtime::prelude::*;
+//! use mcp_runtime::auth::{JwtValidator, ResourceServer};
+//! use mcp_runtime::transport::http::HttpOptions;
+//!
+//! # async fn run(server: Server) -> Result<(), Box<dyn std::error::Error>> {
+//! let issuer = "https://idp.example.com";
+//! let auth = ResourceServer::new(issuer, JwtValidator::builder(issuer).build()?)
+//!     .resource("https://mcp.example.com/mcp")
+//!     .tool_scopes("add_task", ["tasks:write"])
+//!     .scope_implies("tasks:write", "tasks:read");
+//! let listener = tokio::net::TcpListener::bind("127.0.0.1:8080").await?;
+//! server
+//!     .serve_http_on(listener, HttpOptions::default().authorization(auth))
+//!     .await?;
+//! # Ok(()) }
+//! ```
+
+#[cfg(feature = "auth")]
+mod cache;
+mod declare;
+#[cfg(feature = "auth")]
+mod fetch;
+#[cfg(all(feature = "auth", feature = "cli"))]
+mod flags;
+#[cfg(feature = "auth")]
+mod introspect;
+#[cfg(feature = "auth")]
+mod jwks;
+#[cfg(feature = "auth")]
+mod jwt;
+#[cfg(feature = "auth")]
+mod layer;
+#[cfg(feature = "auth")]
+mod server;
+
+#[cfg(feature = "auth")]
+use std::sync::Arc;
+
+#[cfg(feature = "auth")]
+use futures_util::future::BoxFuture;
+
+pub use crate::context::principal::Principal;
+pub use crate::server::scopes::{ScopePolicy, is_scope_token};
+#[cfg(feature = "auth")]
+pub use cache::CachedValidator;
+#[cfg(feature = "auth")]
+pub use fetch::{DEFAULT_FETCH_TIMEOUT, DEFAULT_MAX_FETCH_BYTES};
+#[cfg(all(feature = "auth", feature = "cli"))]
+pub use flags::AuthArgs;
+#[cfg(feature = "auth")]
+pub use introspect::{IntrospectionBuilder, IntrospectionValidator};
+#[cfg(feature = "auth")]
+pub use jsonwebtoken::Algorithm;
+#[cfg(feature = "auth")]
+pub use jwt::{DEFAULT_ALGORITHMS, DEFAULT_MAX_TOKEN_BYTES, JwtValidator, JwtValidatorBuilder};
+#[cfg(feature = "auth")]
+pub use server::{ResourceServer, canonical_resource};
+
+#[cfg(feature = "auth")]
+pub(crate) use layer::protect;
+
+/// Why a token was refused.
+#[cfg(feature = "auth")]
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum TokenError {
+    /// The token is not valid for this resource (bad signature, expired, wrong issuer or
+    /// audience, not active, malformed): `401` with `error="invalid_token"`.
+    Invalid(String),
+    /// The token could not be checked (the authorization server's keys or introspection
+    /// endpoint are unreachable and nothing is cached): `503`, and the request is refused.
+    Unavailable(String),
+}
+
+#[cfg(feature = "auth")]
+impl std::fmt::Display for TokenError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            TokenError::Invalid(why) => write!(f, "invalid token: {why}"),
+            TokenError::Unavailable(why) => write!(f, "the token cannot be checked now: {why}"),
+        }
+    }
+}
+
+#[cfg(feature = "auth")]
+impl std::error::Error for TokenError {}
+
+/// Checks an access token for a resource: the principal it speaks for, or why not. Implement it
+/// to plug another kind of token (mTLS- or DPoP-bound tokens, a gateway's header); wrap it in a
+/// [`CachedValidator`] to verify each token once.
+#[cfg(feature = "auth")]
+pub trait TokenValidator: Send + Sync + 'static {
+    /// Validates `token` for `resource`, the canonical URI of the resource served (the audience
+    /// the token must name unless the validator is told another).
+    fn validate<'a>(
+        &'a self,
+        token: &'a str,
+        resource: &'a str,
+    ) -> BoxFuture<'a, Result<Principal, TokenError>>;
+}
+
+#[cfg(feature = "auth")]
+impl<V: TokenValidator + ?Sized> TokenValidator for Arc<V> {
+    fn validate<'a>(
+        &'a self,
+        token: &'a str,
+        resource: &'a str,
+    ) -> BoxFuture<'a, Result<Principal, TokenError>> {
+        (**self).validate(token, resource)
+    }
+}
+
+#[cfg(feature = "auth")]
+impl<V: TokenValidator + ?Sized> TokenValidator for Box<V> {
+    fn validate<'a>(
+        &'a self,
+        token: &'a str,
+        resource: &'a str,
+    ) -> BoxFuture<'a, Result<Principal, TokenError>> {
+        (**self).validate(token, resource)
+    }
+}

@@ -1,0 +1,218 @@
+//! [`ScopePolicy`]: which scopes each request needs, and which scope implies which. A server
+//! declares them on its `ServerBuilder` (`auth/declare.rs`); the HTTP endpoint's resource server
+//! (feature `auth`) checks them and lists them in its metadata; stdio ignores them (a stdio
+//! server takes its credentials from its environment).
+
+use std::collections::{BTreeSet, HashMap};
+
+use serde_json::Value;
+
+use crate::context::principal::Principal;
+
+/// Whether `scope` is a scope-token of RFC 6749 §3.3: one or more of `%x21 / %x23-5B / %x5D-7E`
+/// (visible ASCII but `"` and `\`; no space).
+pub fn is_scope_token(scope: &str) -> bool {
+    !scope.is_empty()
+        && scope
+            .bytes()
+            .all(|b| b == 0x21 || (0x23..=0x5B).contains(&b) || (0x5D..=0x7E).contains(&b))
+}
+
+/// The scopes requests need: a server-wide scope every request needs, the scopes of each tool,
+/// resource and prompt, and the hierarchy (a broader scope passes a check for a narrower one:
+/// `tasks:admin` ⊃ `tasks:write` ⊃ `tasks:read`).
+#[derive(Debug, Clone, Default)]
+pub struct ScopePolicy {
+    required: Vec<String>,
+    tools: HashMap<String, Vec<String>>,
+    prompts: HashMap<String, Vec<String>>,
+    /// URI prefixes and their scopes, longest first when matched.
+    resources: Vec<(String, Vec<String>)>,
+    implies: HashMap<String, Vec<String>>,
+    /// Scopes refused as they were declared (not scope-tokens): serving refuses to start.
+    pub(crate) faults: Vec<String>,
+}
+
+impl ScopePolicy {
+    pub(crate) fn require(&mut self, scope: String) {
+        let scopes = self.checked(vec![scope]);
+        self.required.extend(scopes);
+    }
+
+    pub(crate) fn tool(&mut self, name: String, scopes: Vec<String>) {
+        let scopes = self.checked(scopes);
+        self.tools.entry(name).or_default().extend(scopes);
+    }
+
+    pub(crate) fn prompt(&mut self, name: String, scopes: Vec<String>) {
+        let scopes = self.checked(scopes);
+        self.prompts.entry(name).or_default().extend(scopes);
+    }
+
+    pub(crate) fn resource(&mut self, prefix: String, scopes: Vec<String>) {
+        let scopes = self.checked(scopes);
+        self.resources.push((prefix, scopes));
+        self.resources
+            .sort_by_key(|(p, _)| std::cmp::Reverse(p.len()));
+    }
+
+    pub(crate) fn imply(&mut self, broader: String, narrower: String) {
+        if self.checked(vec![broader.clone(), narrower.clone()]).len() == 2 {
+            self.implies.entry(broader).or_default().push(narrower);
+        }
+    }
+
+    /// `other`'s rules added to these.
+    #[cfg_attr(not(feature = "auth"), allow(dead_code))]
+    pub(crate) fn merge(&mut self, other: &ScopePolicy) {
+        self.required.extend(other.required.iter().cloned());
+        for (name, scopes) in &other.tools {
+            self.tools
+                .entry(name.clone())
+                .or_default()
+                .extend(scopes.iter().cloned());
+        }
+        for (name, scopes) in &other.prompts {
+            self.prompts
+                .entry(name.clone())
+                .or_default()
+                .extend(scopes.iter().cloned());
+        }
+        for (prefix, scopes) in &other.resources {
+            self.resource(prefix.clone(), scopes.clone());
+        }
+        for (broader, narrower) in &other.implies {
+            self.implies
+                .entry(broader.clone())
+                .or_default()
+                .extend(narrower.iter().cloned());
+        }
+        self.faults.extend(other.faults.iter().cloned());
+    }
+
+    /// The scope-tokens of `scopes`; the others recorded as faults.
+    fn checked(&mut self, scopes: Vec<String>) -> Vec<String> {
+        let (good, bad): (Vec<String>, Vec<String>) =
+            scopes.into_iter().partition(|s| is_scope_token(s));
+        for scope in bad {
+            self.faults.push(format!(
+                "`{scope}` is not a scope token (RFC 6749 §3.3: visible ASCII but `\"` and `\\`, no space)"
+            ));
+        }
+        good
+    }
+
+    /// Every scope named anywhere, sorted, without `offline_access` (never a resource's scope).
+    pub fn supported(&self) -> Vec<String> {
+        let mut all = BTreeSet::new();
+        all.extend(self.required.iter().cloned());
+        for scopes in self.tools.values().chain(self.prompts.values()) {
+            all.extend(scopes.iter().cloned());
+        }
+        for (_, scopes) in &self.resources {
+            all.extend(scopes.iter().cloned());
+        }
+        for (broader, narrower) in &self.implies {
+            all.insert(broader.clone());
+            all.extend(narrower.iter().cloned());
+        }
+        all.remove("offline_access");
+        all.into_iter().collect()
+    }
+
+    /// The scopes a request body needs (one JSON-RPC message or a batch): the server-wide ones,
+    /// and those of each tool called, prompt got and resource read. Without a body (`GET`,
+    /// `DELETE`), the server-wide ones.
+    pub fn needed(&self, body: Option<&Value>) -> Vec<String> {
+        let mut needed: Vec<String> = self.required.clone();
+        let mut add = |scopes: Option<&Vec<String>>| {
+            for s in scopes.into_iter().flatten() {
+                if !needed.contains(s) {
+                    needed.push(s.clone());
+                }
+            }
+        };
+        let messages: Vec<&Value> = match body {
+            Some(Value::Array(items)) => items.iter().collect(),
+            Some(one) => vec![one],
+            None => Vec::new(),
+        };
+        for message in messages {
+            let params = message.get("params");
+            let text = |key: &str| params.and_then(|p| p.get(key)).and_then(Value::as_str);
+            match message.get("method").and_then(Value::as_str) {
+                Some("tools/call") => add(text("name").and_then(|n| self.tools.get(n))),
+                Some("prompts/get") => add(text("name").and_then(|n| self.prompts.get(n))),
+                Some("resources/read") => add(text("uri").and_then(|uri| {
+                    self.resources
+                        .iter()
+                        .find(|(prefix, _)| uri.starts_with(prefix.as_str()))
+                        .map(|(_, scopes)| scopes)
+                })),
+                _ => {}
+            }
+        }
+        needed
+    }
+
+    /// The scopes of `needed` that `principal` lacks, the hierarchy applied.
+    pub fn missing(&self, principal: &Principal, needed: &[String]) -> Vec<String> {
+        let mut held: BTreeSet<&str> = BTreeSet::new();
+        let mut stack: Vec<&str> = principal.scopes().iter().map(String::as_str).collect();
+        while let Some(scope) = stack.pop() {
+            if held.insert(scope)
+                && let Some(narrower) = self.implies.get(scope)
+            {
+                stack.extend(narrower.iter().map(String::as_str));
+            }
+        }
+        needed
+            .iter()
+            .filter(|s| !held.contains(s.as_str()))
+            .cloned()
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn scope_tokens() {
+        assert!(is_scope_token("tasks:write"));
+        assert!(is_scope_token("!#[]~"));
+        assert!(!is_scope_token(""));
+        assert!(!is_scope_token("a b"));
+        assert!(!is_scope_token("a\"b"));
+        assert!(!is_scope_token("a\\b"));
+        assert!(!is_scope_token("é"));
+    }
+
+    #[test]
+    fn hierarchy_and_needs() {
+        let mut policy = ScopePolicy::default();
+        policy.tool("add_task".into(), vec!["tasks:write".into()]);
+        policy.tool("list_tasks".into(), vec!["tasks:read".into()]);
+        policy.resource("notes://".into(), vec!["notes:read".into()]);
+        policy.imply("tasks:admin".into(), "tasks:write".into());
+        policy.imply("tasks:write".into(), "tasks:read".into());
+        // A cycle does not loop.
+        policy.imply("tasks:read".into(), "tasks:admin".into());
+        let call = json!({"method": "tools/call", "params": {"name": "list_tasks"}});
+        let needed = policy.needed(Some(&call));
+        assert_eq!(needed, ["tasks:read"]);
+        let admin =
+            Principal::from_claims(json!({"scope": "tasks:admin"}).as_object().unwrap().clone());
+        assert!(policy.missing(&admin, &needed).is_empty());
+        let none = Principal::from_claims(json!({"scope": "other"}).as_object().unwrap().clone());
+        assert_eq!(policy.missing(&none, &needed), ["tasks:read"]);
+        let batch = json!([call, {"method": "resources/read", "params": {"uri": "notes://a"}}]);
+        assert_eq!(policy.needed(Some(&batch)), ["tasks:read", "notes:read"]);
+        assert_eq!(
+            policy.supported(),
+            ["notes:read", "tasks:admin", "tasks:read", "tasks:write"]
+        );
+    }
+}
