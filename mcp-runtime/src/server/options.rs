@@ -37,6 +37,10 @@ pub const DEFAULT_MAX_LISTEN_URIS: usize = 256;
 /// stays cheap.
 pub const DEFAULT_MAX_URI_BYTES: usize = 65_536;
 
+/// The default time calls in flight and running tasks get to finish once a serve call drains:
+/// 30 s (Kubernetes' default `terminationGracePeriodSeconds` is 30 s too: give the pod more).
+pub const DEFAULT_DRAIN_TIMEOUT: Duration = Duration::from_secs(30);
+
 /// The knobs of a server, set on its [`ServerBuilder`](super::ServerBuilder).
 #[derive(Debug, Clone)]
 pub struct ServerOptions {
@@ -92,6 +96,10 @@ pub struct ServerOptions {
     /// The values decoding a call's arguments may decode beyond 8 per value, when a tool's input
     /// holds a recursive untagged enum (serde tries its variants in order).
     pub untagged_decode_limit: u64,
+    /// How long calls in flight and running tasks get to finish once a serve call drains
+    /// (default 30 s, [`DEFAULT_DRAIN_TIMEOUT`]); past it they are
+    /// cut short with a retryable error.
+    pub drain_timeout: Duration,
 }
 
 impl Default for ServerOptions {
@@ -116,6 +124,7 @@ impl Default for ServerOptions {
             max_uri_bytes: DEFAULT_MAX_URI_BYTES,
             pattern_backtrack_limit: crate::validate::DEFAULT_PATTERN_BACKTRACK_LIMIT,
             untagged_decode_limit: crate::validate::DEFAULT_UNTAGGED_DECODE_LIMIT,
+            drain_timeout: DEFAULT_DRAIN_TIMEOUT,
         }
     }
 }

@@ -6,6 +6,7 @@ pub mod common;
 
 pub mod context;
 pub mod crash_http;
+pub mod drain;
 pub mod fleet;
 pub mod fleet_faults;
 pub mod head_deadline;

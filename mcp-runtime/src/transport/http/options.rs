@@ -31,6 +31,7 @@ pub struct HttpOptions {
     pub(super) stream_lease: Duration,
     pub(super) sse_retry: Duration,
     pub(super) close_streams_after: Option<Duration>,
+    pub(super) probes: Probes,
 }
 
 impl Default for HttpOptions {
@@ -60,6 +61,7 @@ impl Default for HttpOptions {
             stream_lease: Duration::from_secs(3),
             sse_retry: Duration::from_secs(1),
             close_streams_after: None,
+            probes: Probes::default(),
         }
     }
 }
@@ -210,8 +212,52 @@ impl HttpOptions {
         self
     }
 
+    /// The liveness probe's path on [`Server::serve_http_on`]'s listener (default `/healthz`):
+    /// `200` with `{"status":"alive","draining":…}` while the process serves. Empty: none.
+    ///
+    /// [`Server::serve_http_on`]: crate::Server::serve_http_on
+    pub fn health_path(mut self, path: impl Into<String>) -> Self {
+        self.probes.health = path.into();
+        self
+    }
+
+    /// The readiness probe's path on [`Server::serve_http_on`]'s listener (default `/readyz`):
+    /// `200` with `{"status":"ready"}` when the session, event and task stores answer within
+    /// [`HttpOptions::ready_timeout`] and the server is not draining, else `503` with
+    /// `{"status":"unready","reason":…}`. Empty: none.
+    ///
+    /// [`Server::serve_http_on`]: crate::Server::serve_http_on
+    pub fn ready_path(mut self, path: impl Into<String>) -> Self {
+        self.probes.ready = path.into();
+        self
+    }
+
+    /// How long the readiness probe waits for the stores to answer (default 1 s).
+    pub fn ready_timeout(mut self, timeout: Duration) -> Self {
+        self.probes.ready_timeout = timeout;
+        self
+    }
+
     /// The endpoint's path.
     pub fn endpoint(&self) -> &str {
         &self.path
+    }
+}
+
+/// The probes' paths.
+#[derive(Debug, Clone)]
+pub(super) struct Probes {
+    pub(super) health: String,
+    pub(super) ready: String,
+    pub(super) ready_timeout: Duration,
+}
+
+impl Default for Probes {
+    fn default() -> Self {
+        Probes {
+            health: "/healthz".into(),
+            ready: "/readyz".into(),
+            ready_timeout: Duration::from_secs(1),
+        }
     }
 }
