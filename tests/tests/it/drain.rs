@@ -380,3 +380,92 @@ async fn over_stdio_a_call_past_the_drain_timeout_gets_a_retryable_error() {
     assert!(started.elapsed() < Duration::from_secs(10));
     assert_eq!(code, Some(0));
 }
+
+/// A 2025-11-25 session on `base`: its id.
+async fn open_session(base: &str) -> String {
+    let client = reqwest::Client::new();
+    let initialize = json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
+        "protocolVersion": "2025-11-25", "capabilities": {},
+        "clientInfo": {"name": "drain-test", "version": "1"}}});
+    let response = client
+        .post(format!("{base}/mcp"))
+        .header("content-type", "application/json")
+        .header("accept", "application/json, text/event-stream")
+        .body(initialize.to_string())
+        .send()
+        .await
+        .unwrap();
+    let session = response.headers()["mcp-session-id"]
+        .to_str()
+        .unwrap()
+        .to_owned();
+    let initialized = json!({"jsonrpc": "2.0", "method": "notifications/initialized"});
+    let status = session_post(base, &session, initialized).await;
+    assert_eq!(status, 202);
+    session
+}
+
+/// POSTs `message` on `session`: the status.
+async fn session_post(base: &str, session: &str, message: Value) -> u16 {
+    reqwest::Client::new()
+        .post(format!("{base}/mcp"))
+        .header("content-type", "application/json")
+        .header("accept", "application/json, text/event-stream")
+        .header("mcp-session-id", session)
+        .header("mcp-protocol-version", "2025-11-25")
+        .body(message.to_string())
+        .send()
+        .await
+        .unwrap()
+        .status()
+        .as_u16()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_sessions_get_stream_ends_with_an_sse_retry_field_when_the_drain_begins() {
+    let server = Server::builder("drain", "1")
+        .tools(tools![linger])
+        .build()
+        .unwrap();
+    let shutdown = Shutdown::new();
+    let (base, served) = serve(server, &shutdown).await;
+    let session = open_session(&base).await;
+    let mut stream = reqwest::Client::new()
+        .get(format!("{base}/mcp"))
+        .header("accept", "text/event-stream")
+        .header("mcp-session-id", &session)
+        .header("mcp-protocol-version", "2025-11-25")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(stream.status(), 200);
+    // The priming event (an id and the client's wait before it reconnects) comes first.
+    let first = stream.chunk().await.unwrap().expect("the priming event");
+    let first = String::from_utf8_lossy(&first).into_owned();
+    assert!(first.contains("retry: 1000"), "{first}");
+    // A call in flight keeps the drain open while the session is checked below.
+    let call = call_in_flight(&base, 1500).await;
+    shutdown.trigger();
+    let mut rest = String::new();
+    let ended = tokio::time::timeout(HANG, async {
+        while let Some(chunk) = stream.chunk().await.unwrap() {
+            rest.push_str(&String::from_utf8_lossy(&chunk));
+        }
+    })
+    .await;
+    assert!(ended.is_ok(), "the stream ended with the drain: {rest:?}");
+    assert!(rest.ends_with("retry: 1000\n\n"), "{rest:?}");
+    // A notification on the session is still taken (what lets calls finish); a request is not.
+    let cancelled = json!({"jsonrpc": "2.0", "method": "notifications/cancelled",
+        "params": {"requestId": 99}});
+    assert_eq!(session_post(&base, &session, cancelled).await, 202);
+    let ping = json!({"jsonrpc": "2.0", "id": 3, "method": "ping"});
+    assert_eq!(session_post(&base, &session, ping).await, 503);
+    let (_, _, answer) = call.await.unwrap();
+    assert_eq!(answer["result"]["content"][0]["text"], "lingered 1500 ms");
+    tokio::time::timeout(HANG, served)
+        .await
+        .expect("the serve call returns once drained")
+        .unwrap()
+        .unwrap();
+}
