@@ -246,7 +246,7 @@ async fn past_the_drain_timeout_a_call_gets_a_retryable_error_and_a_task_ends_fa
 }
 
 /// Sends SIGTERM to `child`.
-fn sigterm(child: &tokio::process::Child) {
+pub(crate) fn sigterm(child: &tokio::process::Child) {
     let pid = child.id().expect("still running").to_string();
     let status = std::process::Command::new("kill")
         .args(["-TERM", &pid])

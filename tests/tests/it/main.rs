@@ -24,5 +24,6 @@ pub mod redis_sessions;
 pub mod redis_streams;
 pub mod redis_tasks;
 pub mod robustness;
+pub mod rolling_restart;
 pub mod subscriptions_stdio;
 pub mod tools;

@@ -84,7 +84,8 @@ impl Server {
 const CLOSE_GRACE: Duration = Duration::from_secs(2);
 
 /// Serves `endpoint` on `listener` until `shutdown` resolves, then drains (`ops.rs`): the
-/// listener keeps accepting meanwhile, so that probes and new requests get their `503`.
+/// listener keeps accepting while calls finish, so that probes and new requests get their
+/// `503`, and closes once they are done.
 pub(super) async fn serve(
     listener: TcpListener,
     endpoint: Arc<Endpoint>,
@@ -92,23 +93,25 @@ pub(super) async fn serve(
     shutdown: impl Future<Output = ()> + Send,
 ) -> io::Result<()> {
     let slots = Arc::new(Semaphore::new(options.max_connections));
-    let max_connections = options.max_connections;
-    let finish = async {
+    let accepting = accept(listener, endpoint.clone(), options, slots.clone());
+    let drained = async {
         shutdown.await;
         super::ops::drain(&endpoint, CLOSE_GRACE).await;
-        // Each connection finishes the response it is writing, then closes.
-        let closed = async {
-            while slots.available_permits() < max_connections {
-                tokio::time::sleep(Duration::from_millis(20)).await;
-            }
-        };
-        let _ = tokio::time::timeout(CLOSE_GRACE, closed).await;
-        tracing::info!("drained; no longer serving");
     };
     tokio::select! {
-        result = accept(listener, endpoint.clone(), options, slots.clone()) => result,
-        () = finish => Ok(()),
+        result = accepting => return result,
+        () = drained => {}
     }
+    // The listener is closed now; each connection finishes the response it is writing, then
+    // closes.
+    let closed = async {
+        while slots.available_permits() < options.max_connections {
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+    };
+    let _ = tokio::time::timeout(CLOSE_GRACE, closed).await;
+    tracing::info!("drained; no longer serving");
+    Ok(())
 }
 
 /// Accepts connections and serves each, until it fails (it never does: errors are retried).
