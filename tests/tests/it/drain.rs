@@ -3,7 +3,9 @@
 //! gets `503` with `Retry-After`; a call past the drain timeout gets a retryable JSON-RPC error
 //! and a task still running then ends `failed` in the task store. In process through
 //! `Server::serve_http_until`, and through a real SIGTERM to `drain_server` (`cli::run`) over
-//! HTTP and over stdio.
+//! HTTP and over stdio. A session's `GET` stream ends with an SSE `retry` field; with Redis, a
+//! call's stream cut by the drain resumes on another replica with `Last-Event-ID` (skipped
+//! without Debian's `redis-server` unless `MCP_INTEROP_REQUIRED` is set).
 
 use std::process::Stdio;
 use std::sync::Arc;
@@ -466,6 +468,98 @@ async fn a_sessions_get_stream_ends_with_an_sse_retry_field_when_the_drain_begin
     tokio::time::timeout(HANG, served)
         .await
         .expect("the serve call returns once drained")
+        .unwrap()
+        .unwrap();
+}
+
+/// A replica whose sessions and streams are in `redis`, drained by `shutdown`.
+async fn redis_replica(
+    redis: &test_support::redis::Redis,
+    shutdown: &Shutdown,
+) -> (String, tokio::task::JoinHandle<std::io::Result<()>>) {
+    use mcp_runtime::transport::http::store::{RedisEventStore, RedisSessionStore};
+    let sessions = RedisSessionStore::connect(&redis.url).await.unwrap();
+    let events = RedisEventStore::beside(&sessions);
+    let options = HttpOptions::default()
+        .session_store(Arc::new(sessions))
+        .event_store(Arc::new(events));
+    let server = Server::builder("drain", "1")
+        .tools(tools![linger])
+        .build()
+        .unwrap();
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let base = format!("http://{}", listener.local_addr().unwrap());
+    let until = shutdown.triggered();
+    let served =
+        tokio::spawn(async move { server.serve_http_until(listener, options, until).await });
+    (base, served)
+}
+
+/// With the event store in Redis, a 2025-11-25 call's stream ends when its replica begins to
+/// drain (a `retry` field, no answer yet); the client resumes it with `Last-Event-ID` on another
+/// replica, where the call's answer arrives (the call ran on to its end on the draining one).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_calls_stream_cut_by_the_drain_resumes_on_another_replica_through_redis() {
+    let Some(redis) = test_support::redis::Redis::start() else {
+        return;
+    };
+    let (stop_a, stop_b) = (Shutdown::new(), Shutdown::new());
+    let (a, served_a) = redis_replica(&redis, &stop_a).await;
+    let (b, served_b) = redis_replica(&redis, &stop_b).await;
+    let session = open_session(&a).await;
+    let call = json!({"jsonrpc": "2.0", "id": 4, "method": "tools/call", "params": {
+        "name": "linger", "arguments": {"ms": 1500}, "_meta": {"progressToken": "p"}}});
+    let response = reqwest::Client::new()
+        .post(format!("{a}/mcp"))
+        .header("content-type", "application/json")
+        .header("accept", "application/json, text/event-stream")
+        .header("mcp-session-id", &session)
+        .header("mcp-protocol-version", "2025-11-25")
+        .body(call.to_string())
+        .send()
+        .await
+        .unwrap();
+    let mut stream = common::Events::of(response);
+    // The priming event, then the progress: both with ids.
+    let mut last = None;
+    for _ in 0..2 {
+        let (id, _) = stream.next_event().await.expect("an event");
+        last = Some(id.expect("an event id"));
+    }
+    stop_a.trigger();
+    // The retry field (an event with neither id nor data), then the end: no answer here.
+    assert_eq!(stream.next_event().await, Some((None, None)));
+    assert_eq!(stream.next_event().await, None);
+    let resumed = reqwest::Client::new()
+        .get(format!("{b}/mcp"))
+        .header("accept", "text/event-stream")
+        .header("mcp-session-id", &session)
+        .header("mcp-protocol-version", "2025-11-25")
+        .header("last-event-id", last.unwrap())
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(resumed.status(), 200);
+    let mut resumed = common::Events::of(resumed);
+    let answer = loop {
+        let message = resumed.next().await;
+        if message["id"] == 4 {
+            break message;
+        }
+    };
+    assert_eq!(
+        answer["result"]["content"][0]["text"], "lingered 1500 ms",
+        "{answer}"
+    );
+    tokio::time::timeout(HANG, served_a)
+        .await
+        .expect("A drains")
+        .unwrap()
+        .unwrap();
+    stop_b.trigger();
+    tokio::time::timeout(HANG, served_b)
+        .await
+        .expect("B drains")
         .unwrap()
         .unwrap();
 }
