@@ -25,6 +25,10 @@
 //! [`Server::serve_stdio_until`]: crate::Server::serve_stdio_until
 //! [`ServerOptions::drain_timeout`]: super::ServerOptions::drain_timeout
 
+// Without `http`, only stdio drains: it begins a drain and bounds its calls; the rest (the
+// listener's phases, probes, tasks failed at the deadline) is the HTTP listener's.
+#![cfg_attr(not(feature = "http"), allow(dead_code))]
+
 use std::future::Future;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};

@@ -168,6 +168,7 @@ impl Tasks {
     }
 
     /// The tasks this process runs.
+    #[cfg_attr(not(feature = "http"), allow(dead_code))]
     pub(crate) fn running(&self) -> usize {
         lock(&self.running).len()
     }
@@ -175,6 +176,7 @@ impl Tasks {
     /// Ends every task this process still runs as `failed` with `error` (stored before the body
     /// is stopped), for a drain whose deadline passed: a task is never left `working` in a
     /// shared store until its TTL by a replica that is gone.
+    #[cfg_attr(not(feature = "http"), allow(dead_code))]
     pub(crate) async fn fail_running(&self, error: &ProtocolError) {
         let running: Vec<Arc<LiveTask>> = lock(&self.running).values().cloned().collect();
         for live in running {
