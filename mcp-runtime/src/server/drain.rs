@@ -247,7 +247,7 @@ impl Drain {
 }
 
 impl Server {
-    /// This server with `timeout` as its [drain timeout](crate::ServerOptions::drain_timeout)
+    /// This server with `timeout` as its [drain timeout](crate::server::ServerOptions::drain_timeout)
     /// (the same tools, state, stores and other options): how a binary that reads it from its
     /// command line (`--drain-timeout SECS`) sets it after building.
     pub fn with_drain_timeout(&self, timeout: Duration) -> Server {

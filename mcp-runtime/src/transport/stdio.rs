@@ -218,7 +218,7 @@ impl Server {
 
     /// [`Server::serve_stdio`] until stdin ends or `shutdown` resolves (a signal: the `cli`
     /// passes SIGTERM and Ctrl-C), whichever comes first. Then nothing more is read; the calls
-    /// in flight get [`ServerOptions::drain_timeout`](crate::ServerOptions::drain_timeout) to
+    /// in flight get [`ServerOptions::drain_timeout`](crate::server::ServerOptions::drain_timeout) to
     /// finish (past it each is answered with a retryable error, [`crate::server::drain`]), every
     /// answer is written and flushed, and this returns `Ok(())`.
     pub async fn serve_stdio_until(
@@ -276,91 +276,97 @@ impl Server {
             let mut lines = LineReader::new(reader, max);
             let mut tasks = JoinSet::new();
             let mut next_write = write_after;
-            let result = loop {
-                replies_tx.room(max_queued).await;
-                // Caught up with the input: the next burst starts from the first threshold.
-                if lines.buffered() == 0 {
-                    next_write = write_after;
-                }
-                let next = tokio::select! {
-                    biased;
-                    () = &mut shutdown => {
-                        tracing::info!("shutting down: no more requests are read");
-                        break Ok(());
+            // Raced with `shutdown` once, as a whole, rather than at each line (a `select!` per
+            // line was about 700 instructions a call): the loop is stopped only where it awaits
+            // (room in the queue, the next line, the writer's turn), never inside a line's
+            // handling.
+            let reading = async {
+                loop {
+                    replies_tx.room(max_queued).await;
+                    // Caught up with the input: the next burst starts from the first threshold.
+                    if lines.buffered() == 0 {
+                        next_write = write_after;
                     }
-                    next = lines.next_line() => next,
-                };
-                let line = match next {
-                    Ok(Some(line)) => line,
-                    Ok(None) => break Ok(()),
-                    Err(e) => {
-                        tracing::error!(error = %e, "reading the connection failed");
-                        break Err(e);
-                    }
-                };
-                let text = match line_text(&line, max) {
-                    Ok(text) => text,
-                    Err(response) => {
-                        tracing::warn!(error = %response["error"]["message"], "rejected an incoming line");
-                        replies_tx.send(Outbound::Value(response));
+                    let line = match lines.next_line().await {
+                        Ok(Some(line)) => line,
+                        Ok(None) => break Ok(()),
+                        Err(e) => {
+                            tracing::error!(error = %e, "reading the connection failed");
+                            break Err(e);
+                        }
+                    };
+                    let text = match line_text(&line, max) {
+                        Ok(text) => text,
+                        Err(response) => {
+                            tracing::warn!(error = %response["error"]["message"], "rejected an incoming line");
+                            replies_tx.send(Outbound::Value(response));
+                            continue;
+                        }
+                    };
+                    if text.bytes().all(|b| b.is_ascii_whitespace()) {
                         continue;
                     }
-                };
-                if text.bytes().all(|b| b.is_ascii_whitespace()) {
-                    continue;
-                }
-                // A batch, on a connection whose version says batches must be accepted.
-                if text.bytes().find(|b| !b.is_ascii_whitespace()) == Some(b'[')
-                    && self.accepts_batches(&conn)
-                    && let Some(items) = batch_items(text.as_bytes())
-                {
-                    let answer = drain.bound(self.batch(items, &conn), || None);
-                    let replies_tx = replies_tx.clone();
-                    tasks.spawn(async move {
-                        if let Some(answers) = answer.await {
-                            replies_tx.send(Outbound::Batch(answers));
-                        }
-                    });
-                    continue;
-                }
-                match Incoming::parse_text(text) {
-                    Ok(message) => {
-                        let id = match &message {
-                            Incoming::Request(req) => Some(req.id.clone()),
-                            _ => None,
-                        };
-                        let mut response = self.handle(message, &conn);
-                        match poll_once(&mut response) {
-                            Poll::Ready(Some(r)) => {
-                                replies_tx.send(Outbound::Reply(r));
+                    // A batch, on a connection whose version says batches must be accepted.
+                    if text.bytes().find(|b| !b.is_ascii_whitespace()) == Some(b'[')
+                        && self.accepts_batches(&conn)
+                        && let Some(items) = batch_items(text.as_bytes())
+                    {
+                        let answer = drain.bound(self.batch(items, &conn), || None);
+                        let replies_tx = replies_tx.clone();
+                        tasks.spawn(async move {
+                            if let Some(answers) = answer.await {
+                                replies_tx.send(Outbound::Batch(answers));
                             }
-                            Poll::Ready(None) => {}
-                            Poll::Pending => {
-                                let replies_tx = replies_tx.clone();
-                                let response = match id {
-                                    Some(id) => Either::Left(drain.bound_request(id, response)),
-                                    None => Either::Right(drain.bound(response, || None)),
-                                };
-                                tasks.spawn(async move {
-                                    if let Some(r) = response.await {
-                                        replies_tx.send(Outbound::Reply(r));
-                                    }
-                                });
+                        });
+                        continue;
+                    }
+                    match Incoming::parse_text(text) {
+                        Ok(message) => {
+                            let id = match &message {
+                                Incoming::Request(req) => Some(req.id.clone()),
+                                _ => None,
+                            };
+                            let mut response = self.handle(message, &conn);
+                            match poll_once(&mut response) {
+                                Poll::Ready(Some(r)) => {
+                                    replies_tx.send(Outbound::Reply(r));
+                                }
+                                Poll::Ready(None) => {}
+                                Poll::Pending => {
+                                    let replies_tx = replies_tx.clone();
+                                    let response = match id {
+                                        Some(id) => Either::Left(drain.bound_request(id, response)),
+                                        None => Either::Right(drain.bound(response, || None)),
+                                    };
+                                    tasks.spawn(async move {
+                                        if let Some(r) = response.await {
+                                            replies_tx.send(Outbound::Reply(r));
+                                        }
+                                    });
+                                }
                             }
                         }
+                        Err(rejected) => {
+                            tracing::warn!(error = %rejected.error, "rejected an incoming message");
+                            replies_tx.send(Outbound::Reply(Reply::from(rejected)));
+                        }
                     }
-                    Err(rejected) => {
-                        tracing::warn!(error = %rejected.error, "rejected an incoming message");
-                        replies_tx.send(Outbound::Reply(Reply::from(rejected)));
+                    while tasks.try_join_next().is_some() {}
+                    // Lines already buffered would otherwise all be read and run before the writer
+                    // gets a turn: past `next_write` ready answers, let it write them first (the
+                    // answers of a burst's first requests go out while its later ones are run).
+                    if replies_tx.queued.load(Ordering::Acquire) >= next_write {
+                        next_write = next_write.saturating_mul(2);
+                        tokio::task::yield_now().await;
                     }
                 }
-                while tasks.try_join_next().is_some() {}
-                // Lines already buffered would otherwise all be read and run before the writer
-                // gets a turn: past `next_write` ready answers, let it write them first (the
-                // answers of a burst's first requests go out while its later ones are run).
-                if replies_tx.queued.load(Ordering::Acquire) >= next_write {
-                    next_write = next_write.saturating_mul(2);
-                    tokio::task::yield_now().await;
+            };
+            let result = tokio::select! {
+                biased;
+                result = reading => result,
+                () = &mut shutdown => {
+                    tracing::info!("shutting down: no more requests are read");
+                    Ok(())
                 }
             };
             // The peer can no longer answer our requests; let the calls in flight finish,

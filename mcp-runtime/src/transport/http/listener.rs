@@ -44,7 +44,7 @@ impl Server {
     /// [`Server::serve_http_on`] until `shutdown` resolves, then drains
     /// ([`crate::server::drain`]): readiness (`/readyz`) answers `503` at once and new requests
     /// get `503` with `Retry-After`; calls in flight get
-    /// [`ServerOptions::drain_timeout`](crate::ServerOptions::drain_timeout) to finish, then are
+    /// [`ServerOptions::drain_timeout`](crate::server::ServerOptions::drain_timeout) to finish, then are
     /// answered with a retryable JSON-RPC error; running tasks still running then end `failed`;
     /// the streams a client can resume on another replica end with an SSE `retry` field.
     /// Returns `Ok(())` once everything is answered and the connections are closed.
