@@ -249,11 +249,13 @@ async fn serve_connection(
     let service = hyper::service::service_fn(move |request: hyper::Request<Incoming>| {
         let in_hand = watch.begin();
         let response = app.clone().call(request);
-        let drain = drain.clone();
+        // A request that arrives while draining (refused, or a probe) closes its connection:
+        // the client takes its next request to a new one (elsewhere). One that was in flight
+        // when the drain began keeps it until the drain's end closes it gracefully.
+        let draining = drain.is_draining();
         async move {
             let mut response = response.await;
-            // Draining: the client takes its next request to a new connection (elsewhere).
-            if drain.is_draining() {
+            if draining {
                 response
                     .headers_mut()
                     .insert(header::CONNECTION, HeaderValue::from_static("close"));
