@@ -1,6 +1,7 @@
 //! The command line of a server binary (feature `cli`): stdio by default, `--http ADDR` for MCP
 //! Streamable HTTP (with the `http` feature), `--redis URL` to keep its sessions, streams and tasks in Redis
-//! (with the `redis` feature), `--log-level LEVEL`, `--help` and `--version`, parsed by clap. An unknown
+//! (with the `redis` feature), `--log-level LEVEL`, `--drain-timeout SECS` (SIGTERM and Ctrl-C
+//! drain the server, which then exits 0), `--help` and `--version`, parsed by clap. An unknown
 //! flag is an error: usage on stderr, exit code 2, nothing served.
 //!
 //! A whole `main` in one line:
@@ -78,6 +79,12 @@ pub struct ServeArgs {
     #[cfg(feature = "auth")]
     #[command(flatten)]
     pub auth: crate::auth::AuthArgs,
+    /// On SIGTERM or Ctrl-C the server drains: new requests are refused (503 with Retry-After
+    /// over HTTP, readiness turns unready), and calls in flight get SECS seconds to finish before
+    /// they are answered with a retryable error; then it exits 0. Default: the server's drain
+    /// timeout (30 s unless the binary set another).
+    #[arg(long, value_name = "SECS")]
+    pub drain_timeout: Option<u64>,
     /// What the server logs on stderr: error, warn, info, debug, trace or off, or directives per
     /// target as RUST_LOG takes them (info,my_app=debug). Overrides RUST_LOG; default info.
     #[arg(long, value_name = "LEVEL", value_parser = log_level)]
@@ -85,9 +92,16 @@ pub struct ServeArgs {
 }
 
 impl ServeArgs {
-    /// Serves `server` the way the flags say: over stdio until stdin closes, or over HTTP until
-    /// the process ends. Runs on the caller's tokio runtime.
+    /// Serves `server` the way the flags say: over stdio until stdin closes, or over HTTP; on
+    /// SIGTERM or Ctrl-C either drains ([`crate::server::drain`]) and returns `Ok(())`. Runs on
+    /// the caller's tokio runtime.
     pub async fn serve(&self, server: &Server) -> io::Result<()> {
+        // Installed before anything is served: a signal from then on drains, never kills.
+        let shutdown = shutdown_signal()?;
+        let server = match self.drain_timeout {
+            Some(secs) => server.with_drain_timeout(std::time::Duration::from_secs(secs)),
+            None => server.clone(),
+        };
         if let Some(level) = &self.log_level {
             // Checked when the flag was parsed; a value built by hand is checked here.
             let filter = crate::transport::log::parse_filter(level)
@@ -114,7 +128,7 @@ impl ServeArgs {
                 options = options.authorization(auth);
             }
             #[allow(unused_mut)]
-            let mut server = server.clone();
+            let mut server = server;
             #[cfg(feature = "redis")]
             if let Some(url) = &self.redis {
                 use crate::task::RedisTaskStore;
@@ -131,9 +145,9 @@ impl ServeArgs {
                     .session_store(std::sync::Arc::new(store))
                     .event_store(std::sync::Arc::new(events));
             }
-            return server.serve_http_on(listener, options).await;
+            return server.serve_http_until(listener, options, shutdown).await;
         }
-        server.serve_stdio().await
+        server.serve_stdio_until(shutdown).await
     }
 
     /// Builds a tokio runtime and [serves](Self::serve) on it. Stdio gets a current-thread
@@ -154,6 +168,30 @@ impl ServeArgs {
         return self.http.is_some();
         #[cfg(not(feature = "http"))]
         return false;
+    }
+}
+
+/// A future that resolves at the first SIGTERM or Ctrl-C, its handlers installed now.
+fn shutdown_signal() -> io::Result<impl std::future::Future<Output = ()> + Send> {
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{SignalKind, signal};
+        let mut term = signal(SignalKind::terminate())?;
+        let mut int = signal(SignalKind::interrupt())?;
+        Ok(async move {
+            let name = tokio::select! {
+                _ = term.recv() => "SIGTERM",
+                _ = int.recv() => "SIGINT",
+            };
+            tracing::info!(signal = name, "shutting down: draining");
+        })
+    }
+    #[cfg(not(unix))]
+    {
+        Ok(async {
+            let _ = tokio::signal::ctrl_c().await;
+            tracing::info!("Ctrl-C: draining");
+        })
     }
 }
 
@@ -302,6 +340,14 @@ mod tests {
             parse(&["--redis", url]).unwrap_err().kind(),
             clap::error::ErrorKind::MissingRequiredArgument
         );
+    }
+
+    #[test]
+    fn drain_timeout_takes_seconds() {
+        assert_eq!(parse(&[]).unwrap().drain_timeout, None);
+        let args = parse(&["--drain-timeout", "5"]).unwrap();
+        assert_eq!(args.drain_timeout, Some(5));
+        assert!(parse(&["--drain-timeout", "soon"]).is_err());
     }
 
     #[cfg(feature = "http")]

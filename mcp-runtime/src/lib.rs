@@ -123,6 +123,7 @@ pub use protocol::{ClientCapabilities, Implementation, LogLevel};
 pub use resource::{
     IntoResourceContents, Json, ResourceContents, ResourceSet, ResourceSpec, ResourceTable, UriVar,
 };
+pub use server::drain::Shutdown;
 pub use server::{BuildError, ResourceUpdates, Server, ServerBuilder};
 pub use tool::{
     Annotations, CallToolResult, Content, Contents, DuplicateTool, IntoToolOutput, StateMap, Tool,

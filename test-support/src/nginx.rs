@@ -54,11 +54,24 @@ fn installed() -> Option<PathBuf> {
     candidates.iter().map(PathBuf::from).find(|p| p.exists())
 }
 
-fn config(dir: &Path, port: u16, upstreams: &[String]) -> String {
+fn config(dir: &Path, port: u16, upstreams: &[String], retry: bool) -> String {
     let d = dir.display();
+    let extra = if retry {
+        "            proxy_next_upstream error timeout http_503 non_idempotent;\n            \
+         proxy_next_upstream_tries 3;\n"
+    } else {
+        ""
+    };
     let servers: String = upstreams
         .iter()
-        .map(|u| format!("        server {u};\n"))
+        // Retrying: each request goes on to the next replica, and none is ever marked down (a
+        // replica restarting comes back at once).
+        .map(|u| {
+            format!(
+                "        server {u}{};\n",
+                if retry { " max_fails=0" } else { "" }
+            )
+        })
         .collect();
     format!(
         r#"daemon off;
@@ -86,7 +99,7 @@ http {{
             proxy_set_header Host $host;
             proxy_buffering off;
             proxy_read_timeout 1h;
-        }}
+{extra}        }}
     }}
 }}
 "#
@@ -97,6 +110,17 @@ impl Nginx {
     /// Starts nginx balancing round-robin over `upstreams` (`HOST:PORT` each) and waits until it
     /// accepts connections; `None` (after [`crate::python::missing`]) when it is not installed.
     pub async fn start(upstreams: &[String]) -> Option<Nginx> {
+        Self::start_with(upstreams, false).await
+    }
+
+    /// [`Nginx::start`], retrying on the next upstream what one refused with `503` (a draining
+    /// replica refuses before any work, so a `POST` is safe to retry): the settings
+    /// docs/deployment.md gives.
+    pub async fn start_retrying(upstreams: &[String]) -> Option<Nginx> {
+        Self::start_with(upstreams, true).await
+    }
+
+    async fn start_with(upstreams: &[String], retry: bool) -> Option<Nginx> {
         let Some(nginx) = installed() else {
             crate::python::missing("nginx is not installed (apt-get install nginx)");
             return None;
@@ -111,7 +135,7 @@ impl Nginx {
             std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o777)).unwrap();
         }
         let conf = dir.join("nginx.conf");
-        std::fs::write(&conf, config(&dir, port, upstreams)).unwrap();
+        std::fs::write(&conf, config(&dir, port, upstreams, retry)).unwrap();
         let mut child = Command::new(&nginx)
             .arg("-p")
             .arg(&dir)

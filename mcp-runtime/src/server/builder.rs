@@ -201,6 +201,10 @@ impl ServerBuilder {
         /// `ttlMs` of stateless `tools/list` and `server/discover` results (default 0).
         pub fn list_ttl(ttl: Duration) => options.list_ttl = ttl;
 
+        /// How long calls in flight and running tasks get to finish once a serve call drains
+        /// (default 30 s); past it they end with a retryable error ([`super::drain`]).
+        pub fn drain_timeout(timeout: Duration) => options.drain_timeout = timeout;
+
         /// The `ttl` of a task whose client asked for none (default 1 hour, [`crate::task::DEFAULT_TASK_TTL`]).
         pub fn task_ttl(ttl: Duration) => options.tasks.default_ttl = ttl;
 

@@ -68,6 +68,7 @@ mod budgets;
 mod build_error;
 mod builder;
 mod completion;
+pub mod drain;
 mod formats;
 mod lifecycle;
 mod listen;
@@ -89,9 +90,9 @@ pub(crate) use batch::{BatchAnswer, batch_items};
 pub use build_error::BuildError;
 pub use builder::ServerBuilder;
 pub use options::{
-    DEFAULT_MAX_LISTEN_URIS, DEFAULT_MAX_LISTENS, DEFAULT_MAX_LISTENS_PER_CONNECTION,
-    DEFAULT_MAX_MESSAGE_BYTES, DEFAULT_MAX_QUEUED_RESPONSES, DEFAULT_MAX_URI_BYTES,
-    DEFAULT_WRITE_AFTER_ANSWERS, ServerOptions,
+    DEFAULT_DRAIN_TIMEOUT, DEFAULT_MAX_LISTEN_URIS, DEFAULT_MAX_LISTENS,
+    DEFAULT_MAX_LISTENS_PER_CONNECTION, DEFAULT_MAX_MESSAGE_BYTES, DEFAULT_MAX_QUEUED_RESPONSES,
+    DEFAULT_MAX_URI_BYTES, DEFAULT_WRITE_AFTER_ANSWERS, ServerOptions,
 };
 pub use reply::Reply;
 pub(crate) use reply::{ReplyBody, WriteJson};

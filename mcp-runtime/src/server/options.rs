@@ -37,6 +37,10 @@ pub const DEFAULT_MAX_LISTEN_URIS: usize = 256;
 /// stays cheap.
 pub const DEFAULT_MAX_URI_BYTES: usize = 65_536;
 
+/// The default time calls in flight and running tasks get to finish once a serve call drains:
+/// 30 s (Kubernetes' default `terminationGracePeriodSeconds` is 30 s too: give the pod more).
+pub const DEFAULT_DRAIN_TIMEOUT: Duration = Duration::from_secs(30);
+
 /// The knobs of a server, set on its [`ServerBuilder`](super::ServerBuilder).
 #[derive(Debug, Clone)]
 pub struct ServerOptions {
@@ -96,6 +100,10 @@ pub struct ServerOptions {
     /// needs, the server-wide scope and the hierarchy; checked by the HTTP endpoint's resource
     /// server.
     pub(crate) scopes: super::scopes::ScopePolicy,
+    /// How long calls in flight and running tasks get to finish once a serve call drains
+    /// (default 30 s, [`DEFAULT_DRAIN_TIMEOUT`]); past it they are
+    /// cut short with a retryable error.
+    pub drain_timeout: Duration,
 }
 
 impl Default for ServerOptions {
@@ -121,6 +129,7 @@ impl Default for ServerOptions {
             pattern_backtrack_limit: crate::validate::DEFAULT_PATTERN_BACKTRACK_LIMIT,
             untagged_decode_limit: crate::validate::DEFAULT_UNTAGGED_DECODE_LIMIT,
             scopes: super::scopes::ScopePolicy::default(),
+            drain_timeout: DEFAULT_DRAIN_TIMEOUT,
         }
     }
 }

@@ -167,6 +167,34 @@ impl Tasks {
         });
     }
 
+    /// The tasks this process runs.
+    #[cfg_attr(not(feature = "http"), allow(dead_code))]
+    pub(crate) fn running(&self) -> usize {
+        lock(&self.running).len()
+    }
+
+    /// Ends every task this process still runs as `failed` with `error` (stored before the body
+    /// is stopped), for a drain whose deadline passed: a task is never left `working` in a
+    /// shared store until its TTL by a replica that is gone.
+    #[cfg_attr(not(feature = "http"), allow(dead_code))]
+    pub(crate) async fn fail_running(&self, error: &ProtocolError) {
+        let running: Vec<Arc<LiveTask>> = lock(&self.running).values().cloned().collect();
+        for live in running {
+            live.change(|r| {
+                if r.status.is_terminal() {
+                    return false;
+                }
+                r.status = TaskStatus::Failed;
+                r.status_message = Some(error.message.clone());
+                r.error = Some(error_json(error));
+                r.input_requests.clear();
+                true
+            })
+            .await;
+            live.cancel.cancel();
+        }
+    }
+
     /// The record of `task_id`, when it exists, has not expired, and belongs to `owner`.
     pub(crate) async fn get(
         &self,

@@ -2,10 +2,12 @@
 //!
 //! - [`stdio`]: newline-delimited JSON-RPC over any reader/writer pair, stdin/stdout included.
 //! - [`http`]: MCP Streamable HTTP on axum, both eras (feature `http`, on by default).
+//! - `lines`: the bounded line reader stdio reads with ([`LineReader`]).
 //! - `log`: the stderr log `serve_stdio` and `serve_http` install when the application set none.
 
 #[cfg(feature = "http")]
 pub mod http;
+mod lines;
 pub(crate) mod log;
 pub mod stdio;
 

@@ -13,16 +13,19 @@
 //! reading. At end of input the server stops reading, lets the requests in flight finish, writes
 //! their responses and returns.
 
+use std::future::Future;
 use std::io;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::task::{Context, Poll, Waker};
 
 use serde_json::Value;
-use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncWrite, AsyncWriteExt, BufReader};
+use tokio::io::{AsyncRead, AsyncWrite, AsyncWriteExt};
 use tokio::sync::mpsc::UnboundedReceiver;
 use tokio::sync::{Notify, oneshot};
 use tokio::task::JoinSet;
+
+use futures_util::future::Either;
 
 use super::poll_once;
 use crate::context::connection::Connection;
@@ -31,79 +34,10 @@ use crate::context::queue;
 use crate::error::ProtocolError;
 use crate::protocol::{Incoming, error_response};
 use crate::server::Server;
+use crate::server::drain::Drain;
 use crate::server::{BatchAnswer, Reply, WriteJson, batch_items};
 
-/// One line read by a [`LineReader`].
-#[derive(Debug, PartialEq, Eq)]
-pub enum Line {
-    /// The bytes of a line, without its line ending.
-    Complete(Vec<u8>),
-    /// A line longer than the limit, skipped; its length in bytes.
-    TooLong(usize),
-}
-
-/// Reads newline-delimited lines without ever buffering more than the limit of one line.
-pub struct LineReader<R> {
-    inner: BufReader<R>,
-    max: usize,
-}
-
-impl<R: AsyncRead + Unpin> LineReader<R> {
-    /// Bytes read from the source and not yet returned as lines.
-    fn buffered(&self) -> usize {
-        self.inner.buffer().len()
-    }
-
-    /// A reader of lines of at most `max` bytes.
-    pub fn new(reader: R, max: usize) -> Self {
-        LineReader {
-            inner: BufReader::with_capacity(64 * 1024, reader),
-            max,
-        }
-    }
-
-    /// The next line; `None` at end of input. A last line without a newline still counts.
-    pub async fn next_line(&mut self) -> io::Result<Option<Line>> {
-        let mut buf = Vec::new();
-        let mut len = 0usize;
-        let mut seen_any = false;
-        loop {
-            let available = self.inner.fill_buf().await?;
-            if available.is_empty() {
-                return Ok(seen_any.then(|| finish(buf, len, self.max)));
-            }
-            seen_any = true;
-            let (chunk, consumed, end) = match memchr(available) {
-                Some(i) => (&available[..i], i + 1, true),
-                None => (available, available.len(), false),
-            };
-            len += chunk.len();
-            if len <= self.max {
-                buf.extend_from_slice(chunk);
-            } else {
-                buf = Vec::new();
-            }
-            self.inner.consume(consumed);
-            if end {
-                return Ok(Some(finish(buf, len, self.max)));
-            }
-        }
-    }
-}
-
-fn finish(mut buf: Vec<u8>, len: usize, max: usize) -> Line {
-    if len > max {
-        return Line::TooLong(len);
-    }
-    if buf.last() == Some(&b'\r') {
-        buf.pop();
-    }
-    Line::Complete(buf)
-}
-
-fn memchr(bytes: &[u8]) -> Option<usize> {
-    memchr::memchr(b'\n', bytes)
-}
+pub use super::lines::{Line, LineReader};
 
 /// Writes one message as one line and flushes it.
 pub async fn write_message<W: AsyncWrite + Unpin>(
@@ -279,9 +213,21 @@ impl Server {
     /// then finish and their responses are written before this returns. Nothing else may write
     /// to stdout: log through `tracing` to stderr.
     pub async fn serve_stdio(&self) -> io::Result<()> {
+        self.serve_stdio_until(std::future::pending()).await
+    }
+
+    /// [`Server::serve_stdio`] until stdin ends or `shutdown` resolves (a signal: the `cli`
+    /// passes SIGTERM and Ctrl-C), whichever comes first. Then nothing more is read; the calls
+    /// in flight get [`ServerOptions::drain_timeout`](crate::server::ServerOptions::drain_timeout) to
+    /// finish (past it each is answered with a retryable error, [`crate::server::drain`]), every
+    /// answer is written and flushed, and this returns `Ok(())`.
+    pub async fn serve_stdio_until(
+        &self,
+        shutdown: impl Future<Output = ()> + Send,
+    ) -> io::Result<()> {
         super::log::install_default_subscriber(self);
         let (reader, writer) = stdio_streams();
-        self.serve_io(reader, writer).await
+        self.serve_io_until(reader, writer, shutdown).await
     }
 
     /// Serves one connection over a reader and a writer of newline-delimited JSON-RPC.
@@ -290,6 +236,24 @@ impl Server {
         R: AsyncRead + Unpin + Send,
         W: AsyncWrite + Unpin + Send,
     {
+        self.serve_io_until(reader, writer, std::future::pending())
+            .await
+    }
+
+    /// [`Server::serve_io`] until the reader ends or `shutdown` resolves, then drained as
+    /// [`Server::serve_stdio_until`] says.
+    pub async fn serve_io_until<R, W>(
+        &self,
+        reader: R,
+        writer: W,
+        shutdown: impl Future<Output = ()> + Send,
+    ) -> io::Result<()>
+    where
+        R: AsyncRead + Unpin + Send,
+        W: AsyncWrite + Unpin + Send,
+    {
+        let drain = Drain::new(self.options().drain_timeout);
+        let mut shutdown = std::pin::pin!(shutdown);
         let (conn, mut outgoing) = Connection::new();
         // Responses to requests, still typed: the writer encodes them into its buffer. Messages
         // the server originates (notifications, its own requests) arrive on `outgoing`.
@@ -312,78 +276,102 @@ impl Server {
             let mut lines = LineReader::new(reader, max);
             let mut tasks = JoinSet::new();
             let mut next_write = write_after;
-            let result = loop {
-                replies_tx.room(max_queued).await;
-                // Caught up with the input: the next burst starts from the first threshold.
-                if lines.buffered() == 0 {
-                    next_write = write_after;
-                }
-                let line = match lines.next_line().await {
-                    Ok(Some(line)) => line,
-                    Ok(None) => break Ok(()),
-                    Err(e) => {
-                        tracing::error!(error = %e, "reading the connection failed");
-                        break Err(e);
+            // Raced with `shutdown` once, as a whole, rather than at each line (a `select!` per
+            // line was about 700 instructions a call): the loop is stopped only where it awaits
+            // (room in the queue, the next line, the writer's turn), never inside a line's
+            // handling.
+            let reading = async {
+                loop {
+                    replies_tx.room(max_queued).await;
+                    // Caught up with the input: the next burst starts from the first threshold.
+                    if lines.buffered() == 0 {
+                        next_write = write_after;
                     }
-                };
-                let text = match line_text(&line, max) {
-                    Ok(text) => text,
-                    Err(response) => {
-                        tracing::warn!(error = %response["error"]["message"], "rejected an incoming line");
-                        replies_tx.send(Outbound::Value(response));
+                    let line = match lines.next_line().await {
+                        Ok(Some(line)) => line,
+                        Ok(None) => break Ok(()),
+                        Err(e) => {
+                            tracing::error!(error = %e, "reading the connection failed");
+                            break Err(e);
+                        }
+                    };
+                    let text = match line_text(&line, max) {
+                        Ok(text) => text,
+                        Err(response) => {
+                            tracing::warn!(error = %response["error"]["message"], "rejected an incoming line");
+                            replies_tx.send(Outbound::Value(response));
+                            continue;
+                        }
+                    };
+                    if text.bytes().all(|b| b.is_ascii_whitespace()) {
                         continue;
                     }
-                };
-                if text.bytes().all(|b| b.is_ascii_whitespace()) {
-                    continue;
-                }
-                // A batch, on a connection whose version says batches must be accepted.
-                if text.bytes().find(|b| !b.is_ascii_whitespace()) == Some(b'[')
-                    && self.accepts_batches(&conn)
-                    && let Some(items) = batch_items(text.as_bytes())
-                {
-                    let answer = self.batch(items, &conn);
-                    let replies_tx = replies_tx.clone();
-                    tasks.spawn(async move {
-                        if let Some(answers) = answer.await {
-                            replies_tx.send(Outbound::Batch(answers));
+                    // A batch, on a connection whose version says batches must be accepted.
+                    if text.bytes().find(|b| !b.is_ascii_whitespace()) == Some(b'[')
+                        && self.accepts_batches(&conn)
+                        && let Some(items) = batch_items(text.as_bytes())
+                    {
+                        let answer = drain.bound(self.batch(items, &conn), || None);
+                        let replies_tx = replies_tx.clone();
+                        tasks.spawn(async move {
+                            if let Some(answers) = answer.await {
+                                replies_tx.send(Outbound::Batch(answers));
+                            }
+                        });
+                        continue;
+                    }
+                    match Incoming::parse_text(text) {
+                        Ok(message) => {
+                            let id = match &message {
+                                Incoming::Request(req) => Some(req.id.clone()),
+                                _ => None,
+                            };
+                            let mut response = self.handle(message, &conn);
+                            match poll_once(&mut response) {
+                                Poll::Ready(Some(r)) => {
+                                    replies_tx.send(Outbound::Reply(r));
+                                }
+                                Poll::Ready(None) => {}
+                                Poll::Pending => {
+                                    let replies_tx = replies_tx.clone();
+                                    let response = match id {
+                                        Some(id) => Either::Left(drain.bound_request(id, response)),
+                                        None => Either::Right(drain.bound(response, || None)),
+                                    };
+                                    tasks.spawn(async move {
+                                        if let Some(r) = response.await {
+                                            replies_tx.send(Outbound::Reply(r));
+                                        }
+                                    });
+                                }
+                            }
                         }
-                    });
-                    continue;
-                }
-                match Incoming::parse_text(text) {
-                    Ok(message) => {
-                        let mut response = self.handle(message, &conn);
-                        match poll_once(&mut response) {
-                            Poll::Ready(Some(r)) => {
-                                replies_tx.send(Outbound::Reply(r));
-                            }
-                            Poll::Ready(None) => {}
-                            Poll::Pending => {
-                                let replies_tx = replies_tx.clone();
-                                tasks.spawn(async move {
-                                    if let Some(r) = response.await {
-                                        replies_tx.send(Outbound::Reply(r));
-                                    }
-                                });
-                            }
+                        Err(rejected) => {
+                            tracing::warn!(error = %rejected.error, "rejected an incoming message");
+                            replies_tx.send(Outbound::Reply(Reply::from(rejected)));
                         }
                     }
-                    Err(rejected) => {
-                        tracing::warn!(error = %rejected.error, "rejected an incoming message");
-                        replies_tx.send(Outbound::Reply(Reply::from(rejected)));
+                    while tasks.try_join_next().is_some() {}
+                    // Lines already buffered would otherwise all be read and run before the writer
+                    // gets a turn: past `next_write` ready answers, let it write them first (the
+                    // answers of a burst's first requests go out while its later ones are run).
+                    if replies_tx.queued.load(Ordering::Acquire) >= next_write {
+                        next_write = next_write.saturating_mul(2);
+                        tokio::task::yield_now().await;
                     }
-                }
-                while tasks.try_join_next().is_some() {}
-                // Lines already buffered would otherwise all be read and run before the writer
-                // gets a turn: past `next_write` ready answers, let it write them first (the
-                // answers of a burst's first requests go out while its later ones are run).
-                if replies_tx.queued.load(Ordering::Acquire) >= next_write {
-                    next_write = next_write.saturating_mul(2);
-                    tokio::task::yield_now().await;
                 }
             };
-            // The peer can no longer answer our requests; let the calls in flight finish.
+            let result = tokio::select! {
+                biased;
+                result = reading => result,
+                () = &mut shutdown => {
+                    tracing::info!("shutting down: no more requests are read");
+                    Ok(())
+                }
+            };
+            // The peer can no longer answer our requests; let the calls in flight finish,
+            // within the drain timeout.
+            drain.begin();
             conn.close();
             while let Some(joined) = tasks.join_next().await {
                 if let Err(e) = joined

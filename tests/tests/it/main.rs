@@ -6,6 +6,7 @@ pub mod common;
 
 pub mod context;
 pub mod crash_http;
+pub mod drain;
 pub mod fleet;
 pub mod fleet_faults;
 pub mod head_deadline;
@@ -25,5 +26,6 @@ pub mod redis_sessions;
 pub mod redis_streams;
 pub mod redis_tasks;
 pub mod robustness;
+pub mod rolling_restart;
 pub mod subscriptions_stdio;
 pub mod tools;

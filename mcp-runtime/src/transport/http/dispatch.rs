@@ -6,20 +6,23 @@ use std::task::Poll;
 
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
+use futures_util::future::Either;
 use futures_util::stream::{self, StreamExt};
 use tokio::sync::oneshot;
 
 use super::Endpoint;
 use super::frames::{CallTask, Frame, Frames, Lifetime};
+use super::ops::until_drain;
 use super::reply_response;
 use super::resume::{Resumable, recorded};
 use super::session::InFlight;
-use super::sse::{sse, sse_complete};
+use super::sse::{json_message, sse, sse_complete, sse_events};
 use crate::context::connection::Connection;
 use crate::context::outgoing::Outgoing;
 use crate::context::queue;
 use crate::error::codes;
 use crate::protocol::Incoming;
+use crate::protocol::subscriptions::LISTEN;
 use crate::server::Reply;
 use crate::transport::poll_once;
 
@@ -46,6 +49,7 @@ pub(super) async fn dispatch(
         }
     };
     let stateless = lifetime == Lifetime::Request;
+    let listen = matches!(&message, Incoming::Request(req) if req.method == LISTEN);
     let (route, events) = match alone {
         Some(events) => (None, events),
         None => {
@@ -80,6 +84,13 @@ pub(super) async fn dispatch(
         }
         Poll::Pending => {
             let (answer_tx, answer_rx) = oneshot::channel();
+            // Counted until it answers; cut at the drain's deadline with a retryable error.
+            // A listen is no call: it ends when the drain begins (below).
+            let answer = if listen {
+                Either::Left(answer)
+            } else {
+                Either::Right(endpoint.drain.bound_request(req_id.clone(), answer))
+            };
             let task = tokio::spawn(async move {
                 let _route = route;
                 // The session's in-flight count drops when the call answers (or is aborted).
@@ -114,6 +125,12 @@ pub(super) async fn dispatch(
         Some((frame, (frames, task)))
     });
     let messages = stream::once(async move { first }).chain(rest);
+    if listen {
+        // A listen never ends on its own: the drain ends it, and the client listens elsewhere.
+        let events = messages.map(|m| json_message(&m));
+        let events = until_drain(events, &endpoint.drain, endpoint.options.sse_retry);
+        return sse_events(events, endpoint.options.keep_alive);
+    }
     sse(messages, endpoint.options.keep_alive)
 }
 

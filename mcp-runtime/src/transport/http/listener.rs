@@ -6,13 +6,14 @@
 //! [`Server::serve_http_on`]: crate::server::Server::serve_http_on
 
 use std::convert::Infallible;
+use std::future::Future;
 use std::io;
 use std::sync::Arc;
 use std::time::Duration;
 
 use axum::Router;
 use axum::extract::State;
-use axum::http::StatusCode;
+use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use http_body_util::{BodyExt, Limited};
 use hyper::body::Incoming;
@@ -25,6 +26,7 @@ use tower::ServiceExt;
 use super::options::HttpOptions;
 use super::watch::{Watch, Watchdog, WatchedBody, WatchedStream};
 use super::{Endpoint, Refusal, SERVER_BUSY};
+use crate::server::Server;
 
 /// Connections over the cap that are answered `503` at once; past these, a connection is closed
 /// without an answer (each one answered holds a file descriptor until its request is read).
@@ -38,14 +40,119 @@ const REFUSED_BODY_BYTES: usize = 64 * 1024;
 /// (`EMFILE`, `ENFILE`, `ENOBUFS`).
 const ACCEPT_BACKOFF: Duration = Duration::from_millis(100);
 
-/// Serves `endpoint` on `listener` until the process ends.
+impl Server {
+    /// Serves MCP Streamable HTTP at `/mcp` on `addr` (for example `"127.0.0.1:8080"`) with the
+    /// default [`HttpOptions`], until the process ends.
+    pub async fn serve_http(&self, addr: impl tokio::net::ToSocketAddrs) -> io::Result<()> {
+        let listener = tokio::net::TcpListener::bind(addr).await?;
+        self.serve_http_on(listener, HttpOptions::default()).await
+    }
+
+    /// Serves MCP Streamable HTTP on a bound listener with `options`, over HTTP/1.1, until the
+    /// process ends ([`Server::serve_http_until`] drains when a future resolves), with the
+    /// liveness and readiness probes ([`HttpOptions::health_path`]). Beyond [`router`](super::router)'s checks, this server closes a connection whose client
+    /// takes longer than [`HttpOptions::header_read_timeout`] to send a request's headers, and
+    /// serves at most [`HttpOptions::max_connections`] connections at once: one more is answered
+    /// `503 Service Unavailable` with `Retry-After` and closed, and the listener keeps
+    /// accepting. Failures to accept (out of file descriptors) are retried, never returned.
+    pub async fn serve_http_on(
+        &self,
+        listener: tokio::net::TcpListener,
+        options: HttpOptions,
+    ) -> io::Result<()> {
+        self.serve_http_until(listener, options, std::future::pending())
+            .await
+    }
+
+    /// [`Server::serve_http_on`] until `shutdown` resolves, then drains
+    /// ([`crate::server::drain`]): readiness (`/readyz`) answers `503` at once and new requests
+    /// get `503` with `Retry-After`; calls in flight get
+    /// [`ServerOptions::drain_timeout`](crate::server::ServerOptions::drain_timeout) to finish, then are
+    /// answered with a retryable JSON-RPC error; running tasks still running then end `failed`;
+    /// the streams a client can resume on another replica end with an SSE `retry` field.
+    /// Returns `Ok(())` once everything is answered and the connections are closed.
+    ///
+    /// ```no_run
+    /// # use mcp_runtime::prelude::*;
+    /// # async fn run(server: Server) -> std::io::Result<()> {
+    /// use mcp_runtime::Shutdown;
+    /// use mcp_runtime::transport::http::HttpOptions;
+    ///
+    /// let shutdown = Shutdown::new();
+    /// let listener = tokio::net::TcpListener::bind("127.0.0.1:8080").await?;
+    /// // Elsewhere (a signal handler, an admin command): `shutdown.trigger()`.
+    /// server
+    ///     .serve_http_until(listener, HttpOptions::default(), shutdown.triggered())
+    ///     .await
+    /// # }
+    /// ```
+    pub async fn serve_http_until(
+        &self,
+        listener: tokio::net::TcpListener,
+        #[allow(unused_mut)] mut options: HttpOptions,
+        shutdown: impl Future<Output = ()> + Send,
+    ) -> io::Result<()> {
+        crate::transport::log::install_default_subscriber(self);
+        #[cfg(feature = "auth")]
+        if let Some(auth) = options.auth.take() {
+            (auth.clone().with_declared(self))
+                .check()
+                .map_err(|e| io::Error::new(io::ErrorKind::InvalidInput, e))?;
+            let addr = listener.local_addr()?;
+            options.auth = Some(auth.default_resource(&format!("http://{addr}{}", options.path)));
+        }
+        if let Ok(addr) = listener.local_addr() {
+            tracing::info!(%addr, path = options.endpoint(), "serving MCP over HTTP");
+        }
+        let endpoint = Arc::new(Endpoint::new(self, options.clone()));
+        serve(listener, endpoint, &options, shutdown).await
+    }
+}
+
+/// How long connections get to close once a drain is over (graceful: each finishes the
+/// response it is writing), and how long calls cut short at the deadline get to write their
+/// errors.
+const CLOSE_GRACE: Duration = Duration::from_secs(2);
+
+/// Serves `endpoint` on `listener` until `shutdown` resolves, then drains (`ops.rs`): the
+/// listener keeps accepting while calls finish, so that probes and new requests get their
+/// `503`, and closes once they are done.
 pub(super) async fn serve(
     listener: TcpListener,
     endpoint: Arc<Endpoint>,
     options: &HttpOptions,
+    shutdown: impl Future<Output = ()> + Send,
+) -> io::Result<()> {
+    let slots = Arc::new(Semaphore::new(options.max_connections));
+    let accepting = accept(listener, endpoint.clone(), options, slots.clone());
+    let drained = async {
+        shutdown.await;
+        super::ops::drain(&endpoint, CLOSE_GRACE).await;
+    };
+    tokio::select! {
+        result = accepting => return result,
+        () = drained => {}
+    }
+    // The listener is closed now; each connection finishes the response it is writing, then
+    // closes.
+    let closed = async {
+        while slots.available_permits() < options.max_connections {
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+    };
+    let _ = tokio::time::timeout(CLOSE_GRACE, closed).await;
+    tracing::info!("drained; no longer serving");
+    Ok(())
+}
+
+/// Accepts connections and serves each, until it fails (it never does: errors are retried).
+async fn accept(
+    listener: TcpListener,
+    endpoint: Arc<Endpoint>,
+    options: &HttpOptions,
+    slots: Arc<Semaphore>,
 ) -> io::Result<()> {
     let app = App::new(endpoint);
-    let slots = Arc::new(Semaphore::new(options.max_connections));
     let refusing = Arc::new(Semaphore::new(MAX_REFUSING));
     let head = Head {
         timeout: options.header_read_timeout,
@@ -116,7 +223,7 @@ const MIN_HEADER_BYTES: usize = 8192;
 #[derive(Clone)]
 enum App {
     Direct(Arc<Endpoint>),
-    Routed(Router),
+    Routed(Arc<Endpoint>, Router),
 }
 
 impl App {
@@ -129,19 +236,29 @@ impl App {
         #[cfg(not(feature = "auth"))]
         let routed = false;
         if routed || endpoint.options.path.contains(['{', '}']) {
-            App::Routed(router)
+            App::Routed(endpoint, router)
         } else {
             App::Direct(endpoint)
         }
     }
 
+    fn endpoint(&self) -> &Arc<Endpoint> {
+        match self {
+            App::Direct(endpoint) | App::Routed(endpoint, _) => endpoint,
+        }
+    }
+
     async fn call(self, request: hyper::Request<Incoming>) -> Response {
+        // The probes come first: no `Origin`, `Host` or MCP header rule applies to them.
+        if let Some(response) = super::ops::probe(self.endpoint(), request.uri().path()).await {
+            return response;
+        }
         match self {
             App::Direct(endpoint) if request.uri().path() == endpoint.options.path => {
                 super::handle(State(endpoint), request).await
             }
             App::Direct(_) => StatusCode::NOT_FOUND.into_response(),
-            App::Routed(router) => match router.oneshot(request).await {
+            App::Routed(_, router) => match router.oneshot(request).await {
                 Ok(response) => response,
                 Err(never) => match never {},
             },
@@ -162,20 +279,37 @@ async fn serve_connection(
         stream,
         watch: watch.clone(),
     };
+    let drain = app.endpoint().drain.clone();
+    let closing = drain.closing();
     let service = hyper::service::service_fn(move |request: hyper::Request<Incoming>| {
         let in_hand = watch.begin();
         let response = app.clone().call(request);
+        // A request that arrives while draining (refused, or a probe) closes its connection:
+        // the client takes its next request to a new one (elsewhere). One that was in flight
+        // when the drain began keeps it until the drain's end closes it gracefully.
+        let draining = drain.is_draining();
         async move {
-            let response = response.await;
+            let mut response = response.await;
+            if draining {
+                response
+                    .headers_mut()
+                    .insert(header::CONNECTION, HeaderValue::from_static("close"));
+            }
             Ok::<_, Infallible>(response.map(|body| WatchedBody {
                 body,
                 _in_hand: in_hand,
             }))
         }
     });
-    let result = http1_builder(head)
-        .serve_connection(TokioIo::new(io), service)
-        .await;
+    let connection = http1_builder(head).serve_connection(TokioIo::new(io), service);
+    let mut connection = std::pin::pin!(connection);
+    let result = tokio::select! {
+        result = connection.as_mut() => result,
+        () = closing => {
+            connection.as_mut().graceful_shutdown();
+            connection.await
+        }
+    };
     if let Err(e) = result {
         tracing::debug!(error = %e, "an HTTP connection ended with an error");
     }

@@ -5,7 +5,7 @@
 //! | `mod.rs` | the header names, [`router`], [`Server::serve_http`], the method switch and `POST` |
 //! | `options.rs` | [`HttpOptions`] and its defaults |
 //! | `guard.rs` | the headers every request reads, found in one pass; the `Origin` and `Host` checks, media types, the body limit and timeout |
-//! | `listener.rs` | [`Server::serve_http_on`]'s accept loop: connection cap, each connection served (the endpoint called without the router when its path is literal) |
+//! | `listener.rs` | [`Server::serve_http_on`]'s accept loop ([`Server::serve_http_until`]: then the drain): connection cap, each connection served (the endpoint called without the router when its path is literal) |
 //! | `watch.rs` | the listener's header timeout: one sweeper per listener instead of a timer per request |
 //! | `session/` | handshake-era sessions: open, find, cap, idle sweep (`mod.rs`); the live table (`table.rs`), each live session (`live.rs`), the `GET` stream and `DELETE` (`getstream.rs`) |
 //! | `relay.rs` | a client message about a call on another replica, handed on through the store's relay |
@@ -16,6 +16,7 @@
 //! | `batch.rs` | a batch on a 2025-03-26 session: its answers as one JSON array |
 //! | `resume.rs` | resumable streams: each session stream's events recorded in the [`store::EventStore`], `Last-Event-ID` replay and follow |
 //! | `sse.rs` | event-stream framing and keep-alive |
+//! | `ops.rs` | the liveness and readiness probes; the drain's refusals and stream ends |
 //! | `auth.rs` | [`BearerAuth`]: the bearer-token tower layer |
 //!
 //! - [`router`] is an axum [`Router`] (a tower `Service`) to mount in an application;
@@ -78,6 +79,7 @@ mod dispatch;
 mod frames;
 mod guard;
 mod listener;
+mod ops;
 mod options;
 mod relay;
 mod resume;
@@ -87,7 +89,6 @@ mod stateless;
 pub mod store;
 mod watch;
 
-use std::io;
 use std::sync::Arc;
 
 use axum::Router;
@@ -158,48 +159,13 @@ fn serve_endpoint(endpoint: Arc<Endpoint>) -> Router {
     router
 }
 
-impl Server {
-    /// Serves MCP Streamable HTTP at `/mcp` on `addr` (for example `"127.0.0.1:8080"`) with the
-    /// default [`HttpOptions`], until the process ends.
-    pub async fn serve_http(&self, addr: impl tokio::net::ToSocketAddrs) -> io::Result<()> {
-        let listener = tokio::net::TcpListener::bind(addr).await?;
-        self.serve_http_on(listener, HttpOptions::default()).await
-    }
-
-    /// Serves MCP Streamable HTTP on a bound listener with `options`, over HTTP/1.1, until the
-    /// process ends. Beyond [`router`]'s checks, this server closes a connection whose client
-    /// takes longer than [`HttpOptions::header_read_timeout`] to send a request's headers, and
-    /// serves at most [`HttpOptions::max_connections`] connections at once: one more is answered
-    /// `503 Service Unavailable` with `Retry-After` and closed, and the listener keeps
-    /// accepting. Failures to accept (out of file descriptors) are retried, never returned.
-    pub async fn serve_http_on(
-        &self,
-        listener: tokio::net::TcpListener,
-        #[allow(unused_mut)] mut options: HttpOptions,
-    ) -> io::Result<()> {
-        crate::transport::log::install_default_subscriber(self);
-        #[cfg(feature = "auth")]
-        if let Some(auth) = options.auth.take() {
-            (auth.clone().with_declared(self))
-                .check()
-                .map_err(|e| io::Error::new(io::ErrorKind::InvalidInput, e))?;
-            let addr = listener.local_addr()?;
-            options.auth = Some(auth.default_resource(&format!("http://{addr}{}", options.path)));
-        }
-        if let Ok(addr) = listener.local_addr() {
-            tracing::info!(%addr, path = options.endpoint(), "serving MCP over HTTP");
-        }
-        let endpoint = Arc::new(Endpoint::new(self, options.clone()));
-        listener::serve(listener, endpoint, &options).await
-    }
-}
-
 /// What every request of one endpoint shares.
 struct Endpoint {
     server: Server,
     options: HttpOptions,
     max_body: usize,
     sessions: Sessions,
+    drain: Arc<crate::server::drain::Drain>,
 }
 
 impl Endpoint {
@@ -214,6 +180,7 @@ impl Endpoint {
                 .max_body_bytes
                 .unwrap_or(server.options().max_message_bytes),
             server: server.clone(),
+            drain: crate::server::drain::Drain::new(server.options().drain_timeout),
             sessions,
             options,
         }
@@ -342,6 +309,8 @@ where
     }
     let result = match parts.method {
         Method::POST => post(&endpoint, &headers, body).await,
+        // A draining replica opens no stream: the client opens it (or resumes it) elsewhere.
+        Method::GET if endpoint.drain.is_draining() => Err(ops::draining()),
         Method::GET => session::get(&endpoint, &parts.headers).await,
         Method::DELETE => session::delete(&endpoint, &parts.headers).await,
         _ => Err(Refusal::bare(StatusCode::METHOD_NOT_ALLOWED)),
@@ -389,9 +358,11 @@ where
         guard::read_body(body, endpoint.max_body, endpoint.options.body_read_timeout).await?;
     let version = headers.protocol_version();
     let session_id = headers.session_id();
-    if bytes.iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'[')
-        && let Some(id) = session_id
-    {
+    let batch = bytes.iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'[');
+    if batch && endpoint.drain.is_draining() {
+        return Err(ops::draining());
+    }
+    if batch && let Some(id) = session_id {
         let session = find_session(endpoint, id).await?;
         if endpoint.server.accepts_batches(&session.conn)
             && let Some(items) = batch_items(&bytes)
@@ -405,6 +376,13 @@ where
         id: rejected.id,
         error: Some(Box::new(rejected.error)),
     })?;
+    // Draining: a request is refused before any work; a notification or a response (an answer
+    // to a call in flight, a cancellation) still lets a call finish.
+    if let Incoming::Request(req) = &message
+        && endpoint.drain.is_draining()
+    {
+        return Err(ops::draining().with_id(&req.id));
+    }
 
     if session_id.is_none() && is_stateless_message(&message, version) {
         return stateless(endpoint, headers, message).await;

@@ -34,6 +34,7 @@ pub struct HttpOptions {
     /// The OAuth resource server in front of the endpoint (`auth/`).
     #[cfg(feature = "auth")]
     pub(crate) auth: Option<crate::auth::ResourceServer>,
+    pub(super) probes: Probes,
 }
 
 impl Default for HttpOptions {
@@ -65,6 +66,7 @@ impl Default for HttpOptions {
             close_streams_after: None,
             #[cfg(feature = "auth")]
             auth: None,
+            probes: Probes::default(),
         }
     }
 }
@@ -225,8 +227,52 @@ impl HttpOptions {
         self
     }
 
+    /// The liveness probe's path on [`Server::serve_http_on`]'s listener (default `/healthz`):
+    /// `200` with `{"status":"alive","draining":…}` while the process serves. Empty: none.
+    ///
+    /// [`Server::serve_http_on`]: crate::Server::serve_http_on
+    pub fn health_path(mut self, path: impl Into<String>) -> Self {
+        self.probes.health = path.into();
+        self
+    }
+
+    /// The readiness probe's path on [`Server::serve_http_on`]'s listener (default `/readyz`):
+    /// `200` with `{"status":"ready"}` when the session, event and task stores answer within
+    /// [`HttpOptions::ready_timeout`] and the server is not draining, else `503` with
+    /// `{"status":"unready","reason":…}`. Empty: none.
+    ///
+    /// [`Server::serve_http_on`]: crate::Server::serve_http_on
+    pub fn ready_path(mut self, path: impl Into<String>) -> Self {
+        self.probes.ready = path.into();
+        self
+    }
+
+    /// How long the readiness probe waits for the stores to answer (default 1 s).
+    pub fn ready_timeout(mut self, timeout: Duration) -> Self {
+        self.probes.ready_timeout = timeout;
+        self
+    }
+
     /// The endpoint's path.
     pub fn endpoint(&self) -> &str {
         &self.path
+    }
+}
+
+/// The probes' paths.
+#[derive(Debug, Clone)]
+pub(super) struct Probes {
+    pub(super) health: String,
+    pub(super) ready: String,
+    pub(super) ready_timeout: Duration,
+}
+
+impl Default for Probes {
+    fn default() -> Self {
+        Probes {
+            health: "/healthz".into(),
+            ready: "/readyz".into(),
+            ready_timeout: Duration::from_secs(1),
+        }
     }
 }

@@ -33,6 +33,7 @@ use serde_json::value::RawValue;
 use tokio::sync::mpsc;
 
 use super::frames::{CallTask, Frame, Frames};
+use super::ops::until_drain;
 use super::session::random_u64;
 use super::sse::{Event, message, priming, sse_events};
 use super::store::{EventId, EventKind, EventStore, StoredEvent, StreamKey};
@@ -151,8 +152,11 @@ pub(super) fn recorded(
     let (tx, rx) = mpsc::unbounded_channel::<Event>();
     let opened: Arc<str> = serde_json::to_string(id).unwrap_or_default().into();
     let (primes, retry, lease) = (resumable.priming, options.sse_retry, options.stream_lease);
+    // A drain waits for the answer to be in the store, not only for the call to end.
+    let counted = endpoint.drain.enter();
     tokio::spawn(async move {
         let _task = task;
+        let _counted = counted;
         let stream = writer.append(EventKind::Open, opened).await;
         if primes {
             let _ = tx.send(priming(&stream, retry));
@@ -189,19 +193,27 @@ pub(super) fn recorded(
         }
     });
     let events = stream::unfold(rx, |mut rx| async move { Some((rx.recv().await?, rx)) });
-    sse_events(window(events, options, primes), options.keep_alive)
+    sse_events(window(events, endpoint, primes), options.keep_alive)
 }
 
 /// `events`, closed after [`HttpOptions::close_streams_after`] for a client that can resume.
+/// When replicas share the event store, such a client's stream also ends when the drain begins,
+/// with a `retry` field: it resumes on another replica, where the rest (the answer of the call
+/// still running here, written to the store) follows.
 fn window(
     events: impl Stream<Item = Event> + Send + 'static,
-    options: &HttpOptions,
+    endpoint: &Endpoint,
     primes: bool,
 ) -> stream::BoxStream<'static, Event> {
-    match options.close_streams_after {
+    let options = &endpoint.options;
+    let events = match options.close_streams_after {
         Some(after) if primes => events.take_until(tokio::time::sleep(after)).boxed(),
         _ => events.boxed(),
+    };
+    if primes && endpoint.sessions.relays() {
+        return until_drain(events, &endpoint.drain, options.sse_retry);
     }
+    events
 }
 
 /// What a `GET` with `Last-Event-ID` resumes.
@@ -279,7 +291,7 @@ pub(super) async fn resume(
         Some((event, f))
     });
     let response = sse_events(
-        window(events, &endpoint.options, resumable.priming),
+        window(events, endpoint, resumable.priming),
         endpoint.options.keep_alive,
     );
     Ok(Resumed::Request(response))

@@ -75,7 +75,7 @@ pub(super) fn sse_complete<M: WriteJson>(messages: impl IntoIterator<Item = M>) 
 
 /// The event that carries one JSON-RPC message, serialized by serde_json's writer straight into
 /// the event (compact JSON has no line ends: one `data` line).
-fn json_message(value: &impl WriteJson) -> Event {
+pub(super) fn json_message(value: &impl WriteJson) -> Event {
     let mut event = Event(Vec::with_capacity(256));
     write_json_message(&mut event.0, value);
     event
@@ -117,6 +117,14 @@ pub(super) fn message(text: &str) -> Event {
 /// data), and MCP clients that read each event (the Python SDK's) see it as one with empty data.
 pub(super) fn priming(id: &str, retry: Duration) -> Event {
     let mut event = Event::named().id(id);
+    event.field(b"retry: ", retry.as_millis().to_string().as_bytes());
+    event
+}
+
+/// An event with only a `retry` field (no data: clients dispatch nothing), ending a stream the
+/// client should open again, or resume, after `retry`.
+pub(super) fn retry_hint(retry: Duration) -> Event {
+    let mut event = Event(Vec::with_capacity(24));
     event.field(b"retry: ", retry.as_millis().to_string().as_bytes());
     event
 }

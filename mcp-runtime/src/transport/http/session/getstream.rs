@@ -13,6 +13,7 @@ use tokio_util::sync::CancellationToken;
 
 use super::super::guard::check_get_media;
 use super::super::names::{LAST_EVENT_ID, PROTOCOL_VERSION, SESSION_ID};
+use super::super::ops::until_drain;
 use super::super::relay;
 use super::super::resume::{Resumable, Resumed, Writer, resume};
 use super::super::sse::{message, priming, sse_events};
@@ -108,6 +109,8 @@ pub(in crate::transport::http) async fn get(
     let events = stream::iter(first)
         .chain(live)
         .take_until(end.cancelled_owned());
+    // Draining: the stream ends with a `retry` field; the client opens it again elsewhere.
+    let events = until_drain(events, &endpoint.drain, options.sse_retry);
     Ok(sse_events(events, options.keep_alive))
 }
 
