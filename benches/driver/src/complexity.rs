@@ -5,7 +5,9 @@
 //! read (the process's CPU-time clock, every thread counted), so that other load on the machine
 //! does not pass for the path's own cost. A row fails when one doubling of n more than triples the
 //! time and the larger time is over the noise floor (that doubling measured again first, its two
-//! sizes in turn, up to three times, to tell a burst of other load from the path), when a request
+//! sizes in turn, up to three times, to tell a burst of other load from the path) and the doubling
+//! after it keeps growing (over ×2.5: a doubling followed by ×2 again is a step, a working set that
+//! outgrew a cache; the last doubling gets a size 16n to tell), when a request
 //! outlives the timeout (wall time), or when an answer is not the expected one (every answer is
 //! checked, so that no row passes by timing an error).
 //!
@@ -37,6 +39,8 @@ const FLOOR_MS: f64 = 2.0;
 struct Measured {
     n: usize,
     ms: Vec<f64>,
+    /// The doublings over the bound taken as steps: index, ratio, and the next doubling's ratio.
+    steps: Vec<(usize, f64, f64)>,
     failure: Option<String>,
 }
 
@@ -81,19 +85,33 @@ fn over(pair: &[f64]) -> bool {
     pair[1] / pair[0] > MAX_RATIO && pair[1] > FLOOR_MS
 }
 
-/// The first doubling of `ms` over the bound: its index and its ratio.
-fn over_bound(ms: &[f64]) -> Option<(usize, f64)> {
-    ms.windows(2).position(over).map(|i| (i, ms[i + 1] / ms[i]))
+/// The doubling after an over-bound one may take at most this many times as long for the first to
+/// count as a step rather than growth: a working set that outgrows a cache makes each item dearer
+/// by a constant from that size on (one doubling ×3 to ×4, the next ×2 again: CI once read
+/// `union-items` ×1.94, ×3.72, ×1.73), while a path that is not linear keeps growing (a quadratic
+/// one ×4 at every doubling).
+const STEP_NEXT: f64 = 2.5;
+
+/// The first doubling of `ms` over the bound, from index `from` on: its index and its ratio.
+fn over_bound(ms: &[f64], from: usize) -> Option<(usize, f64)> {
+    ms.windows(2)
+        .enumerate()
+        .skip(from)
+        .find(|(_, pair)| over(pair))
+        .map(|(i, _)| (i, ms[i + 1] / ms[i]))
 }
 
 /// Measures a row: n, 2n, 4n and 8n. A doubling over the bound is measured again before it
 /// counts, its two sizes in turn with three times the repeats, up to `CONFIRMATIONS` times: a
-/// path that is not linear is so every time, a burst of other load on the machine seldom is.
+/// path that is not linear is so every time, a burst of other load on the machine seldom is. A
+/// doubling still over is a step when the one after it is within `STEP_NEXT` (the last doubling
+/// gets one more size, 16n, to tell); otherwise the row fails.
 fn measure(row: &Row, a: &Args) -> Measured {
     let n = a.n.unwrap_or(if a.quick { row.n.1 } else { row.n.0 });
     let mut m = Measured {
         n,
         ms: Vec::new(),
+        steps: Vec::new(),
         failure: None,
     };
     let run = |m: &mut Measured| -> Result<(), String> {
@@ -103,8 +121,8 @@ fn measure(row: &Row, a: &Args) -> Measured {
         for i in 0..4 {
             m.ms.extend(time_sizes(&mut server, row, a, &[n << i], a.repeat)?);
         }
-        let mut confirmed = 0;
-        while let Some((i, _)) = over_bound(&m.ms).filter(|(i, _)| *i >= confirmed) {
+        let mut from = 0;
+        while let Some((i, _)) = over_bound(&m.ms, from) {
             for _ in 0..CONFIRMATIONS {
                 let again = time_sizes(&mut server, row, a, &[n << i, n << (i + 1)], 3 * a.repeat)?;
                 m.ms[i..=i + 1].copy_from_slice(&again);
@@ -112,7 +130,36 @@ fn measure(row: &Row, a: &Args) -> Measured {
                     break;
                 }
             }
-            confirmed = i + 1;
+            from = i + 1;
+            if !over(&m.ms[i..=i + 1]) {
+                continue;
+            }
+            // Still over: a step if the next doubling is back near ×2, growth otherwise.
+            let next = match m.ms.get(i + 2) {
+                Some(&t) => t / m.ms[i + 1],
+                None => {
+                    let again =
+                        time_sizes(&mut server, row, a, &[n << (i + 1), n << (i + 2)], a.repeat)
+                            .map_err(|e| {
+                                format!(
+                                    "×{:.2} from n={} to {}, then {e}",
+                                    m.ms[i + 1] / m.ms[i],
+                                    n << i,
+                                    n << (i + 1)
+                                )
+                            })?;
+                    again[1] / again[0]
+                }
+            };
+            if next > STEP_NEXT {
+                return Err(format!(
+                    "×{:.2} from n={} to {}, then ×{next:.2}",
+                    m.ms[i + 1] / m.ms[i],
+                    n << i,
+                    n << (i + 1)
+                ));
+            }
+            m.steps.push((i, m.ms[i + 1] / m.ms[i], next));
         }
         Ok(())
     };
@@ -122,18 +169,27 @@ fn measure(row: &Row, a: &Args) -> Measured {
     m
 }
 
-/// The row's verdict: `near-linear`, or why it failed.
-fn verdict(m: &Measured) -> Result<(), String> {
+/// The row's verdict: `near-linear` (with the steps it took, if any), or why it failed.
+fn verdict(m: &Measured) -> Result<String, String> {
     if let Some(f) = &m.failure {
         return Err(f.clone());
     }
-    match over_bound(&m.ms) {
-        None => Ok(()),
-        Some((i, ratio)) => {
+    let steps: Vec<String> = m
+        .steps
+        .iter()
+        .map(|&(i, ratio, next)| {
             let from = m.n << i;
-            Err(format!("×{ratio:.2} from n={from} to {}", 2 * from))
-        }
-    }
+            format!(
+                "a step ×{ratio:.2} from n={from} to {}, then ×{next:.2}",
+                2 * from
+            )
+        })
+        .collect();
+    Ok(if steps.is_empty() {
+        "near-linear".to_owned()
+    } else {
+        format!("near-linear ({})", steps.join("; "))
+    })
 }
 
 struct Args {
@@ -224,7 +280,7 @@ pub(crate) fn main(args: impl Iterator<Item = String>) -> Result<(), String> {
             _ => "–".to_owned(),
         };
         let verdict = match verdict(&m) {
-            Ok(()) => "near-linear".to_owned(),
+            Ok(verdict) => verdict,
             Err(why) => {
                 failed.push(row.name);
                 format!("FAILED: {why}")
