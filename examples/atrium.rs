@@ -113,7 +113,13 @@ fn match_rooms(hint: &str) -> Vec<&'static Room> {
 }
 
 /// Free slots in a room on a given day. Call this before booking anything.
-#[tool(title = "Find free slots", read_only, idempotent, open_world = false)]
+#[tool(
+    title = "Find free slots",
+    read_only,
+    idempotent,
+    open_world = false,
+    scopes = ["rooms:read"]
+)]
 pub async fn find_slots(
     bookings: &Bookings,
     room_id: String,
@@ -151,7 +157,7 @@ pub async fn find_slots(
 }
 
 /// Book a room. If the room is ambiguous the user is asked which one they meant.
-#[tool(title = "Book a room")]
+#[tool(title = "Book a room", scopes = ["rooms:book"])]
 pub async fn book_room(
     bookings: &Bookings,
     ctx: &Context,
@@ -242,7 +248,7 @@ pub async fn book_room(
 }
 
 /// Cancel a booking and free the slot.
-#[tool(destructive, idempotent, open_world = false)]
+#[tool(destructive, idempotent, open_world = false, scopes = ["rooms:book"])]
 pub async fn cancel_booking(bookings: &Bookings, booking_id: String) -> Result<String, ToolError> {
     if !booking_id.starts_with("bk_") {
         return Err(ToolError::protocol(
@@ -272,10 +278,6 @@ fn server_with(bookings: Bookings) -> Server {
     Server::builder("atrium", "1.0.0")
         .state(bookings)
         .tools(tools![find_slots, book_room, cancel_booking])
-        // Checked over HTTP with `--auth-issuer` (see docs/auth.md); stdio ignores them.
-        .tool_scopes("find_slots", ["rooms:read"])
-        .tool_scopes("book_room", ["rooms:book"])
-        .tool_scopes("cancel_booking", ["rooms:book"])
         .build()
         .unwrap_or_else(|e| panic!("the server cannot be built: {e}"))
 }

@@ -5,6 +5,8 @@
 //! for its summary; its `title` argument completes from the titles of the notes. Each note is
 //! also a resource, `notes://{title}` (a template whose `title` completes the same way), and
 //! `notes://index` lists the titles.
+//! Each of them needs the OAuth scope `notes:read` over HTTP behind `--auth-issuer` (`scopes = [...]`
+//! on the toolbox, the prompt and the resources; docs/auth.md); stdio ignores it.
 //!
 //! Run over stdio: `cargo run -p examples --bin notes`.
 
@@ -39,7 +41,7 @@ impl Default for Notes {
     }
 }
 
-#[toolbox]
+#[toolbox(scopes = ["notes:read"])]
 impl Notes {
     /// Return one note by its exact title.
     #[tool]
@@ -62,7 +64,7 @@ impl Notes {
 }
 
 /// Ask for a one-sentence summary of a note, the note embedded.
-#[prompt(title = "Summarize a note")]
+#[prompt(title = "Summarize a note", scopes = ["notes:read"])]
 pub fn summarize_note(
     notes: &Notes,
     /// The exact title of the note.
@@ -100,7 +102,8 @@ fn note_titles(request: &CompleteRequest) -> Vec<String> {
     uri = "notes://{title}",
     name = "note",
     mime_type = "text/plain",
-    complete(title = note_titles)
+    complete(title = note_titles),
+    scopes = ["notes:read"]
 )]
 pub fn note(notes: &Notes, title: String) -> Result<String, ToolError> {
     notes
@@ -111,7 +114,12 @@ pub fn note(notes: &Notes, title: String) -> Result<String, ToolError> {
 }
 
 /// The titles of every note, one per line.
-#[resource(uri = "notes://index", name = "index", mime_type = "text/plain")]
+#[resource(
+    uri = "notes://index",
+    name = "index",
+    mime_type = "text/plain",
+    scopes = ["notes:read"]
+)]
 pub fn index(notes: &Notes) -> String {
     let titles: Vec<&str> = notes.0.keys().map(String::as_str).collect();
     titles.join("\n")
@@ -124,10 +132,6 @@ pub fn server() -> Server {
         .tools(tools![Notes])
         .prompts(prompts![summarize_note])
         .resources(resources![note, index])
-        // Checked over HTTP with `--auth-issuer` (see docs/auth.md); stdio ignores them.
-        .tool_scopes("get_note", ["notes:read"])
-        .prompt_scopes("summarize_note", ["notes:read"])
-        .resource_scopes("notes://", ["notes:read"])
         .build()
         .unwrap_or_else(|e| panic!("the server cannot be built: {e}"))
 }

@@ -44,7 +44,7 @@ fn query_orders(order_id: u32) -> std::io::Result<Option<Order>> {
 }
 
 /// Look up one order by id.
-#[tool]
+#[tool(scopes = ["orders:read"])]
 pub fn get_order(
     /// Order id like 1042
     #[arg(minimum = 0, maximum = 9999)]
@@ -56,7 +56,7 @@ pub fn get_order(
 }
 
 /// Cancel an unshipped order.
-#[tool(title = "Cancel an order", destructive, idempotent)]
+#[tool(title = "Cancel an order", destructive, idempotent, scopes = ["orders:write"])]
 pub fn cancel_order(order_id: i64) -> String {
     format!("order {order_id} cancelled")
 }
@@ -65,9 +65,8 @@ pub fn cancel_order(order_id: i64) -> String {
 pub fn server() -> Server {
     Server::builder("shop", "1.0.0")
         .tools(tools![get_order, cancel_order])
-        // Checked over HTTP with `--auth-issuer` (see docs/auth.md); stdio ignores them.
-        .tool_scopes("get_order", ["orders:read"])
-        .tool_scopes("cancel_order", ["orders:write"])
+        // The tools' scopes and this hierarchy are checked over HTTP with `--auth-issuer` (see
+        // docs/auth.md); stdio ignores them.
         .scope_implies("orders:write", "orders:read")
         .build()
         .unwrap_or_else(|e| panic!("the server cannot be built: {e}"))

@@ -82,7 +82,7 @@ impl Default for TaskStore {
 }
 
 /// List the project's tasks. Pass status to return only open or only done tasks.
-#[tool(read_only, inline)]
+#[tool(read_only, inline, scopes = ["tasks:read"])]
 pub fn list_tasks(store: &TaskStore, status: Option<Status>) -> TaskList {
     let tasks: Vec<Task> = store
         .tasks
@@ -99,7 +99,7 @@ pub fn list_tasks(store: &TaskStore, status: Option<Status>) -> TaskList {
 }
 
 /// Add an open task and return it with its new ID.
-#[tool(inline)]
+#[tool(inline, scopes = ["tasks:write"])]
 pub fn add_task(
     store: &TaskStore,
     #[arg(min_length = 3, max_length = 80)] title: String,
@@ -117,7 +117,7 @@ pub fn add_task(
 }
 
 /// Mark one task as done and return it.
-#[tool(idempotent, inline)]
+#[tool(idempotent, inline, scopes = ["tasks:write"])]
 pub fn complete_task(
     store: &TaskStore,
     /// A task ID such as T-1, as returned by list_tasks.
@@ -140,10 +140,8 @@ pub fn server() -> Server {
         .instructions("Read and update the task tracker of one software project.")
         .state(TaskStore::new())
         .tools(tools![list_tasks, add_task, complete_task])
-        // Checked over HTTP with `--auth-issuer` (see docs/auth.md); stdio ignores them.
-        .tool_scopes("list_tasks", ["tasks:read"])
-        .tool_scopes("add_task", ["tasks:write"])
-        .tool_scopes("complete_task", ["tasks:write"])
+        // The tools' scopes and this hierarchy are checked over HTTP with `--auth-issuer` (see
+        // docs/auth.md); stdio ignores them.
         .scope_implies("tasks:write", "tasks:read")
         .build()
         .unwrap_or_else(|e| panic!("the server cannot be built: {e}"))

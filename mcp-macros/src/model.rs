@@ -39,6 +39,8 @@ pub struct Owner {
     pub self_ty: Type,
     /// `#[toolbox(rename_all = "…")]`, for tools that do not set their own.
     pub rename_all: Option<RenameRule>,
+    /// `#[toolbox(scopes = […])]`, for tools that do not set their own.
+    pub scopes: Option<Vec<String>>,
     /// `#[toolbox(crate = …)]`, for tools that do not set their own.
     pub krate: Option<TokenStream>,
 }
@@ -255,6 +257,16 @@ impl ToolFn {
             Some(d) => Some(Description::Text(d.clone())),
             None => self.docs.description(),
         }
+    }
+
+    /// The OAuth scopes a call needs: `scopes = […]`, else its `#[toolbox]`'s, else none.
+    pub fn scopes(&self) -> &[String] {
+        let owner = self.owner.as_ref().and_then(|o| o.scopes.as_ref());
+        self.attrs
+            .scopes
+            .value()
+            .or(owner)
+            .map_or(&[], Vec::as_slice)
     }
 
     pub fn paths(&self) -> Paths {

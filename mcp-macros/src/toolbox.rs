@@ -17,7 +17,7 @@ use crate::paths::Paths;
 pub struct Toolbox {
     /// The block as re-emitted: `#[tool]`, `#[arg]` and parameter docs taken off its methods.
     pub original: ItemImpl,
-    /// The keys of `#[toolbox(...)]` (`rename_all` and `crate` only).
+    /// The keys of `#[toolbox(...)]` (`scopes`, `rename_all` and `crate` only).
     pub attrs: ToolAttrs,
     /// Its `#[tool]` methods in order, each with every error found in it.
     pub tools: Vec<(ToolFn, Result<(), syn::Error>)>,
@@ -29,6 +29,7 @@ impl Toolbox {
         let owner = Owner {
             self_ty: (*original.self_ty).clone(),
             rename_all: attrs.rename_all.value().copied(),
+            scopes: attrs.scopes.value().cloned(),
             krate: attrs.krate.value().cloned(),
         };
         let mut tools = Vec::new();

@@ -97,6 +97,7 @@ impl p::ToolDef for add_task {
             state,
             handler,
             task: p::TaskSupport::Forbidden,
+            scopes: &[],
         }
     }
 }

@@ -14,6 +14,7 @@ pub(super) const OPEN_WORLD: &str = "open_world";
 pub(super) const CRATE: &str = "crate";
 pub(super) const RENAME_ALL: &str = "rename_all";
 pub(super) const TASK: &str = "task";
+pub(super) const SCOPES: &str = "scopes";
 
 pub(super) const URI: &str = "uri";
 pub(super) const MIME_TYPE: &str = "mime_type";
@@ -54,12 +55,13 @@ pub(super) const TOOL_KEYS: &[&str] = &[
     OPEN_WORLD,
     INLINE,
     TASK,
+    SCOPES,
     RENAME_ALL,
     CRATE,
 ];
 
 /// Every key `#[prompt(...)]` accepts.
-pub(super) const PROMPT_KEYS: &[&str] = &[NAME, TITLE, DESCRIPTION, RENAME_ALL, CRATE];
+pub(super) const PROMPT_KEYS: &[&str] = &[NAME, TITLE, DESCRIPTION, SCOPES, RENAME_ALL, CRATE];
 /// Every key `#[resource(...)]` accepts.
 pub(super) const RESOURCE_KEYS: &[&str] = &[
     URI,
@@ -70,6 +72,7 @@ pub(super) const RESOURCE_KEYS: &[&str] = &[
     SIZE,
     ANNOTATIONS,
     COMPLETE,
+    SCOPES,
     CRATE,
 ];
 
@@ -77,7 +80,7 @@ pub(super) const RESOURCE_KEYS: &[&str] = &[
 pub(super) const ANNOTATION_KEYS: &[&str] = &[AUDIENCE, PRIORITY, LAST_MODIFIED];
 
 /// Every key `#[toolbox(...)]` accepts: what its `#[tool]` methods share.
-pub(super) const TOOLBOX_KEYS: &[&str] = &[RENAME_ALL, CRATE];
+pub(super) const TOOLBOX_KEYS: &[&str] = &[SCOPES, RENAME_ALL, CRATE];
 
 /// Every key `#[arg(...)]` accepts, aliases included.
 pub(super) const ARG_KEYS: &[&str] = &[

@@ -9,11 +9,13 @@
 //! - `task`: `TaskKey`, the value of `task` (`execution.taskSupport`).
 //! - `arg`: `ArgAttrs`, the keys of a parameter's `#[arg(...)]`.
 //! - `resource`: `ResourceAttrs`, the keys of `#[resource(...)]` and its nested `annotations(...)`.
+//! - `scopes`: the value of `scopes = [...]`, each an RFC 6749 scope-token.
 
 mod arg;
 mod case;
 mod keys;
 mod resource;
+mod scopes;
 mod slot;
 mod task;
 mod tool;

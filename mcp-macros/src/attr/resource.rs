@@ -1,14 +1,15 @@
 //! `#[resource(...)]`: the URI (or template), name, title, description, MIME type, size,
 //! `annotations(audience = [...], priority = 0.5, last_modified = "...")`,
-//! `complete(var = path::to::fn, ...)` and the runtime's path.
+//! `complete(var = path::to::fn, ...)`, `scopes = [...]` and the runtime's path.
 
 use proc_macro2::TokenStream;
 use syn::{Expr, ExprLit, Lit, Meta};
 
 use super::keys::{
     ANNOTATION_KEYS, ANNOTATIONS, AUDIENCE, COMPLETE, CRATE, DESCRIPTION, LAST_MODIFIED, MIME_TYPE,
-    NAME, PRIORITY, RESOURCE_KEYS, SIZE, TITLE, URI, path_text, unknown_key,
+    NAME, PRIORITY, RESOURCE_KEYS, SCOPES, SIZE, TITLE, URI, path_text, unknown_key,
 };
+use super::scopes::parse_scopes;
 use super::slot::{Attr, Num, Sp};
 use super::value::{parse_count, parse_crate, parse_list, parse_metas, parse_num, parse_str};
 use crate::ctxt::Ctxt;
@@ -26,6 +27,8 @@ pub(crate) struct ResourceAttrs {
     pub last_modified: Attr<String>,
     /// `complete(var = f)`: each variable and the path of its completion fn.
     pub complete: Vec<(syn::Ident, syn::Path)>,
+    /// The OAuth scopes a `resources/read` of it needs.
+    pub scopes: Attr<Vec<String>>,
     pub krate: Attr<TokenStream>,
 }
 
@@ -42,6 +45,7 @@ impl ResourceAttrs {
             priority: Attr::none(PRIORITY),
             last_modified: Attr::none(LAST_MODIFIED),
             complete: Vec::new(),
+            scopes: Attr::none(SCOPES),
             krate: Attr::none(CRATE),
         };
         for meta in &parse_metas(cx, tokens) {
@@ -56,6 +60,7 @@ impl ResourceAttrs {
                 CRATE => attrs.krate.read(cx, meta, parse_crate),
                 ANNOTATIONS => attrs.annotations(cx, meta),
                 COMPLETE => attrs.completions(cx, meta),
+                SCOPES => attrs.scopes.read(cx, meta, parse_scopes),
                 _ => unknown_key(cx, "#[resource]", key, RESOURCE_KEYS),
             }
         }

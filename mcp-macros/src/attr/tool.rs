@@ -5,8 +5,9 @@ use proc_macro2::TokenStream;
 use super::case::{RenameRule, parse_rename_rule};
 use super::keys::{
     CRATE, DESCRIPTION, DESTRUCTIVE, IDEMPOTENT, INLINE, NAME, OPEN_WORLD, PROMPT_KEYS, READ_ONLY,
-    RENAME_ALL, TASK, TITLE, TOOL_KEYS, TOOLBOX_KEYS, path_text, unknown_key,
+    RENAME_ALL, SCOPES, TASK, TITLE, TOOL_KEYS, TOOLBOX_KEYS, path_text, unknown_key,
 };
+use super::scopes::parse_scopes;
 use super::slot::Attr;
 use super::task::{TaskKey, parse_task};
 use super::value::{parse_bool, parse_crate, parse_metas, parse_str};
@@ -25,6 +26,8 @@ pub(crate) struct ToolAttrs {
     pub inline: Attr<bool>,
     /// Whether the tool can be called as a task (`execution.taskSupport`).
     pub task: Attr<TaskKey>,
+    /// The OAuth scopes a call needs (`#[toolbox]`: the default of its methods).
+    pub scopes: Attr<Vec<String>>,
     /// The case every argument's published name is written in, unless renamed.
     pub rename_all: Attr<RenameRule>,
     pub krate: Attr<TokenStream>,
@@ -35,7 +38,7 @@ impl ToolAttrs {
         Self::parse(cx, tokens, "#[tool]", TOOL_KEYS)
     }
 
-    /// The keys of `#[prompt(...)]`: a tool's, without the hints and `inline`.
+    /// The keys of `#[prompt(...)]`: a tool's, without the hints, `inline` and `task`.
     pub(crate) fn for_prompt(cx: &Ctxt, tokens: TokenStream) -> Self {
         Self::parse(cx, tokens, "#[prompt]", PROMPT_KEYS)
     }
@@ -58,6 +61,7 @@ impl ToolAttrs {
             open_world: Attr::none(OPEN_WORLD),
             inline: Attr::none(INLINE),
             task: Attr::none(TASK),
+            scopes: Attr::none(SCOPES),
             rename_all: Attr::none(RENAME_ALL),
             krate: Attr::none(CRATE),
         };
@@ -75,6 +79,7 @@ impl ToolAttrs {
                 READ_ONLY => attrs.read_only.read(cx, meta, parse_bool),
                 INLINE => attrs.inline.read(cx, meta, parse_bool),
                 TASK => attrs.task.read(cx, meta, parse_task),
+                SCOPES => attrs.scopes.read(cx, meta, parse_scopes),
                 DESTRUCTIVE => attrs.destructive.read(cx, meta, parse_bool),
                 IDEMPOTENT => attrs.idempotent.read(cx, meta, parse_bool),
                 OPEN_WORLD => attrs.open_world.read(cx, meta, parse_bool),

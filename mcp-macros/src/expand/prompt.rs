@@ -65,6 +65,7 @@ pub fn expand_spec(tool: &ToolFn, paths: &Paths) -> TokenStream {
     let prompt_spec = paths.prompt_spec();
     let name = tool.name().value;
     let (title, description) = expand_texts(tool, paths);
+    let scopes = tool.scopes();
     quote! {
         #prompt_spec {
             name: #name,
@@ -74,6 +75,7 @@ pub fn expand_spec(tool: &ToolFn, paths: &Paths) -> TokenStream {
             handler: __mcp_handler,
             state: __mcp_state,
             completers: __mcp_completers,
+            scopes: &[#(#scopes),*],
         }
     }
 }

@@ -30,6 +30,7 @@ pub fn expand_spec(tool: &ToolFn, paths: &Paths) -> TokenStream {
     let destructive = hint(tool.attrs.destructive.value());
     let idempotent = hint(tool.attrs.idempotent.value());
     let open_world = hint(tool.attrs.open_world.value());
+    let scopes = tool.scopes();
     let task_support = paths.task_support();
     let task = syn::Ident::new(
         tool.attrs.task.value().map_or("Forbidden", |t| t.variant()),
@@ -51,6 +52,7 @@ pub fn expand_spec(tool: &ToolFn, paths: &Paths) -> TokenStream {
             state: __mcp_state,
             handler: __mcp_handler,
             task: #task_support::#task,
+            scopes: &[#(#scopes),*],
         }
     }
 }

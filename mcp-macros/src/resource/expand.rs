@@ -247,6 +247,7 @@ fn expand_spec(res: &ResourceFn, paths: &Paths) -> TokenStream {
     let audience = a.audience.value().cloned().unwrap_or_default();
     let priority = opt(a.priority.value().map(|p| quote!(#p)));
     let last_modified = opt(a.last_modified.value().map(|t| quote!(#t)));
+    let scopes = a.scopes.value().cloned().unwrap_or_default();
     quote! {
         #resource_spec {
             uri: #uri,
@@ -263,6 +264,7 @@ fn expand_spec(res: &ResourceFn, paths: &Paths) -> TokenStream {
             state: __mcp_state,
             complete: __mcp_complete,
             handler: __mcp_handler,
+            scopes: &[#(#scopes),*],
         }
     }
 }

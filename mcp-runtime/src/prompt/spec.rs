@@ -36,6 +36,8 @@ pub struct PromptSpec {
     pub state: fn() -> Vec<StateReq>,
     /// The `complete = fn` of each argument, by published name.
     pub completers: fn() -> Vec<(&'static str, CompleteFn)>,
+    /// The OAuth scopes a `prompts/get` needs behind authorization (`#[prompt(scopes = [...])]`).
+    pub scopes: &'static [&'static str],
 }
 
 /// What `prompts![…]` lists: the struct of one `#[prompt]` function.

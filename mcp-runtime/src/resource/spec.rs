@@ -78,6 +78,9 @@ pub struct ResourceSpec {
     pub complete: VarCompleter,
     /// The handler.
     pub handler: ResourceHandler,
+    /// The OAuth scopes a `resources/read` of it needs behind authorization
+    /// (`#[resource(scopes = [...])]`).
+    pub scopes: &'static [&'static str],
 }
 
 impl ResourceSpec {

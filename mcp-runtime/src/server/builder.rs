@@ -393,6 +393,10 @@ impl ServerBuilder {
             1 => return Err(problems.remove(0)),
             _ => return Err(BuildError::Several(problems)),
         }
+        let prompt_specs = self.prompts.iter().flat_map(|t| t.specs());
+        self.options
+            .scopes
+            .declare(&tools, prompt_specs, &resources);
         let tools = super::budgets::apply(tools, &self.options);
         let call_slots = self
             .options

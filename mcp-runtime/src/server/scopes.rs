@@ -1,5 +1,6 @@
 //! [`ScopePolicy`]: which scopes each request needs, and which scope implies which. A server
-//! declares them on its `ServerBuilder` (`auth/declare.rs`); the HTTP endpoint's resource server
+//! declares them on its `ServerBuilder` (`auth/declare.rs`) and next to each tool, prompt and
+//! resource (`scopes = [...]`, read from the tables when it is built); the HTTP endpoint's resource server
 //! (feature `auth`) checks them and lists them in its metadata; stdio ignores them (a stdio
 //! server takes its credentials from its environment).
 
@@ -8,6 +9,9 @@ use std::collections::{BTreeSet, HashMap};
 use serde_json::Value;
 
 use crate::context::principal::Principal;
+use crate::prompt::PromptSpec;
+use crate::resource::ResourceTable;
+use crate::tool::ToolTable;
 
 /// Whether `scope` is a scope-token of RFC 6749 §3.3: one or more of `%x21 / %x23-5B / %x5D-7E`
 /// (visible ASCII but `"` and `\`; no space).
@@ -29,6 +33,9 @@ pub struct ScopePolicy {
     /// URI prefixes and their scopes, longest first when matched.
     resources: Vec<(String, Vec<String>)>,
     implies: HashMap<String, Vec<String>>,
+    /// The served resources, when one of them declares `scopes`: a `resources/read` needs those
+    /// of the resource its URI resolves to, resolved as the server resolves it.
+    declared_resources: Option<DeclaredResources>,
     /// Scopes refused as they were declared (not scope-tokens): serving refuses to start.
     pub(crate) faults: Vec<String>,
 }
@@ -62,6 +69,26 @@ impl ScopePolicy {
         }
     }
 
+    /// The scopes the tables declare next to each item (`#[tool(scopes = [...])]`, the same key
+    /// on `#[toolbox]`, `#[prompt]` and `#[resource]`), added to those of the builder.
+    pub(crate) fn declare<'a>(
+        &mut self,
+        tools: &ToolTable,
+        prompts: impl IntoIterator<Item = &'a PromptSpec>,
+        resources: &ResourceTable,
+    ) {
+        let owned = |scopes: &[&str]| scopes.iter().map(|s| (*s).to_owned()).collect();
+        for spec in tools.specs().iter().filter(|s| !s.scopes.is_empty()) {
+            self.tool(spec.name.to_owned(), owned(spec.scopes));
+        }
+        for spec in prompts.into_iter().filter(|s| !s.scopes.is_empty()) {
+            self.prompt(spec.name.to_owned(), owned(spec.scopes));
+        }
+        if resources.specs().iter().any(|s| !s.scopes.is_empty()) {
+            self.declared_resources = Some(DeclaredResources(resources.clone()));
+        }
+    }
+
     /// `other`'s rules added to these.
     #[cfg_attr(not(feature = "auth"), allow(dead_code))]
     pub(crate) fn merge(&mut self, other: &ScopePolicy) {
@@ -86,6 +113,10 @@ impl ScopePolicy {
                 .entry(broader.clone())
                 .or_default()
                 .extend(narrower.iter().cloned());
+        }
+        if other.declared_resources.is_some() {
+            self.declared_resources
+                .clone_from(&other.declared_resources);
         }
         self.faults.extend(other.faults.iter().cloned());
     }
@@ -143,12 +174,20 @@ impl ScopePolicy {
             match message.get("method").and_then(Value::as_str) {
                 Some("tools/call") => add(text("name").and_then(|n| self.tools.get(n))),
                 Some("prompts/get") => add(text("name").and_then(|n| self.prompts.get(n))),
-                Some("resources/read") => add(text("uri").and_then(|uri| {
-                    self.resources
-                        .iter()
-                        .find(|(prefix, _)| uri.starts_with(prefix.as_str()))
-                        .map(|(_, scopes)| scopes)
-                })),
+                Some("resources/read") => {
+                    add(text("uri").and_then(|uri| {
+                        self.resources
+                            .iter()
+                            .find(|(prefix, _)| uri.starts_with(prefix.as_str()))
+                            .map(|(_, scopes)| scopes)
+                    }));
+                    let declared = self.declared_resources.as_ref().zip(text("uri"));
+                    if let Some((spec, _)) = declared.and_then(|(r, uri)| r.0.find(uri)) {
+                        let scopes: Vec<String> =
+                            spec.scopes.iter().map(|s| (*s).to_owned()).collect();
+                        add(Some(&scopes));
+                    }
+                }
                 _ => {}
             }
         }
@@ -171,6 +210,19 @@ impl ScopePolicy {
             .filter(|s| !held.contains(s.as_str()))
             .cloned()
             .collect()
+    }
+}
+
+/// The served resource table, held for the scopes of its resources.
+#[derive(Clone)]
+struct DeclaredResources(ResourceTable);
+
+impl std::fmt::Debug for DeclaredResources {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let scoped = self.0.specs().into_iter().filter(|s| !s.scopes.is_empty());
+        f.debug_map()
+            .entries(scoped.map(|s| (s.uri, s.scopes)))
+            .finish()
     }
 }
 

@@ -106,6 +106,9 @@ pub struct ToolSpec {
     pub handler: Handler,
     /// Whether the tool can be called as a task.
     pub task: TaskSupport,
+    /// The OAuth scopes a call needs behind authorization (`#[tool(scopes = [...])]`), besides
+    /// those the server declares for it.
+    pub scopes: &'static [&'static str],
 }
 
 /// Implemented by the struct `#[tool]` emits beside each function or method.

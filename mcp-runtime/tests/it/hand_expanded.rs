@@ -128,6 +128,7 @@ impl p::ToolDef for add_task {
             state,
             handler,
             task: p::TaskSupport::Forbidden,
+            scopes: &[],
         }
     }
 }

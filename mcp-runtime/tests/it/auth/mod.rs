@@ -6,6 +6,7 @@
 //! the tool, and a session bound to its creator.
 
 pub mod battery;
+pub mod declared;
 pub mod flows;
 pub mod idp;
 
