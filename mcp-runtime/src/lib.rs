@@ -246,7 +246,7 @@ mod guide_doctests {
     pub struct Http;
     #[doc = include_str!("../../docs/guide/scale-out.md")]
     pub struct ScaleOut;
-    /// docs/auth.md, whose examples need the `auth` feature.
+    // docs/auth.md: its examples need the `auth` feature.
     #[cfg(feature = "auth")]
     #[doc = include_str!("../../docs/auth.md")]
     pub struct Auth;

@@ -113,7 +113,11 @@ impl RawPeer {
 
     /// [`RawPeer::child`], the child's stderr read in a task instead (its text, once the child
     /// has ended: [`RawPeer::finish`] first).
-    pub fn child_with_stderr(bin: &str, args: &[String], era: Era) -> (RawPeer, JoinHandle<String>) {
+    pub fn child_with_stderr(
+        bin: &str,
+        args: &[String],
+        era: Era,
+    ) -> (RawPeer, JoinHandle<String>) {
         let mut child = spawn(bin, args, Stdio::piped());
         let stderr = collect_stderr(&mut child);
         let stdin = child.stdin.take().unwrap();

@@ -116,11 +116,17 @@ fn the_official_python_client_drives_review_over_stdio_and_http_in_both_modes() 
             "workspace_roots returns the changed roots",
             "without roots the tool says why",
         ] {
-            assert!(stdout.contains(&format!("ok {label} {check}\n")), "{stdout}");
+            assert!(
+                stdout.contains(&format!("ok {label} {check}\n")),
+                "{stdout}"
+            );
         }
     }
     for label in ["stdio-legacy", "http-legacy"] {
         let check = "roots/list_changed: the server asks for the new roots";
-        assert!(stdout.contains(&format!("ok {label} {check}\n")), "{stdout}");
+        assert!(
+            stdout.contains(&format!("ok {label} {check}\n")),
+            "{stdout}"
+        );
     }
 }

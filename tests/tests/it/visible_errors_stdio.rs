@@ -25,7 +25,11 @@ async fn a_visible_variant_reaches_the_model_and_a_hidden_one_gets_an_error_id_o
         let mut ids = Vec::new();
         for tool in ["read_note", "read_note_checked"] {
             let r = peer.call_tool(tool, json!({"id": 1})).await;
-            assert_eq!(outcome(&r), (false, "buy milk".into()), "{era:?} {tool}: {r}");
+            assert_eq!(
+                outcome(&r),
+                (false, "buy milk".into()),
+                "{era:?} {tool}: {r}"
+            );
 
             let r = peer.call_tool(tool, json!({"id": 5})).await;
             let (is_error, text) = outcome(&r);
@@ -46,7 +50,10 @@ async fn a_visible_variant_reaches_the_model_and_a_hidden_one_gets_an_error_id_o
                 "{era:?} {tool}: {raw}"
             );
             let id = r["result"]["_meta"]["errorId"].as_str();
-            ids.push(id.unwrap_or_else(|| panic!("{era:?} {tool}: an error id: {r}")).to_owned());
+            ids.push(
+                id.unwrap_or_else(|| panic!("{era:?} {tool}: an error id: {r}"))
+                    .to_owned(),
+            );
         }
         // One id a failure: a report of one is found in the log by it.
         assert_ne!(ids[0], ids[1], "{era:?}");
@@ -57,7 +64,10 @@ async fn a_visible_variant_reaches_the_model_and_a_hidden_one_gets_an_error_id_o
         for id in &ids {
             let line = log.lines().find(|l| l.contains(id.as_str()));
             let line = line.unwrap_or_else(|| panic!("{era:?}: {id} in the log: {log}"));
-            assert!(line.contains("10.0.0.5") && line.contains("hunter2"), "{line}");
+            assert!(
+                line.contains("10.0.0.5") && line.contains("hunter2"),
+                "{line}"
+            );
         }
     }
 }

@@ -58,7 +58,10 @@ pub fn incident_log(id: Uuid, day: NaiveDate) -> String {
 
 /// A release's note, by its channel (a `SmolStr`), version (a `semver::Version`) and the time it
 /// shipped (a `DateTime<Utc>`), each read from the URI.
-#[resource(uri = "releases://{channel}/{version}/{shipped}", mime_type = "text/plain")]
+#[resource(
+    uri = "releases://{channel}/{version}/{shipped}",
+    mime_type = "text/plain"
+)]
 pub fn release_note(channel: SmolStr, version: Version, shipped: DateTime<Utc>) -> String {
     format!(
         "{channel} {}.{}.{} (pre {:?}) shipped {}",
