@@ -50,7 +50,16 @@ pub fn server() -> Server {
     Server::builder("Review", "1.0.0")
         .description("A code-review assistant that asks the client's model and workspace")
         .tools(tools![summarize, workspace_roots])
-        .on_roots_changed(|_| async { tracing::info!("the client's workspace roots changed") })
+        // A client that changes its roots says so (handshake era): read and log the new ones.
+        .on_roots_changed(|changed| async move {
+            match changed.roots().await {
+                Ok(roots) => {
+                    let uris: Vec<&str> = roots.iter().map(|r| r.uri.as_str()).collect();
+                    tracing::info!(roots = ?uris, "the client's workspace roots changed");
+                }
+                Err(e) => tracing::warn!("the client's workspace roots changed, unread: {e}"),
+            }
+        })
         .build()
         .unwrap_or_else(|e| panic!("the server cannot be built: {e}"))
 }

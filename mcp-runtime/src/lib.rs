@@ -246,4 +246,8 @@ mod guide_doctests {
     pub struct Http;
     #[doc = include_str!("../../docs/guide/scale-out.md")]
     pub struct ScaleOut;
+    // docs/auth.md: its examples need the `auth` feature.
+    #[cfg(feature = "auth")]
+    #[doc = include_str!("../../docs/auth.md")]
+    pub struct Auth;
 }

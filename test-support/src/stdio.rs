@@ -111,6 +111,21 @@ impl RawPeer {
         RawPeer::over(Box::new(stdin), Box::new(stdout), End::Child(child), era)
     }
 
+    /// [`RawPeer::child`], the child's stderr read in a task instead (its text, once the child
+    /// has ended: [`RawPeer::finish`] first).
+    pub fn child_with_stderr(
+        bin: &str,
+        args: &[String],
+        era: Era,
+    ) -> (RawPeer, JoinHandle<String>) {
+        let mut child = spawn(bin, args, Stdio::piped());
+        let stderr = collect_stderr(&mut child);
+        let stdin = child.stdin.take().unwrap();
+        let stdout = child.stdout.take().unwrap();
+        let peer = RawPeer::over(Box::new(stdin), Box::new(stdout), End::Child(child), era);
+        (peer, stderr)
+    }
+
     /// A peer writing to `writer` and reading lines from `reader`, with `end` kept alive.
     fn over(
         writer: Box<dyn AsyncWrite + Unpin + Send>,

@@ -2,6 +2,10 @@
 with the official Python client (mcp 2.3.0): over stdio and over Streamable HTTP, each in
 mode="legacy" (initialize handshake: the server asks over the session) and mode="auto"
 (2026-07-28: the server answers input_required and the client retries with inputResponses).
+Then the client changes its roots: in legacy mode it sends notifications/roots/list_changed and
+the server, told, asks roots/list at once (its on_roots_changed callback); in both modes
+workspace_roots then returns the new roots. Without callbacks, both tools say which capability
+the client did not declare.
 
 Run: python review.py REVIEW_BINARY
 Prints one line per check ("ok TRANSPORT-MODE NAME" or "FAIL ..."), then
@@ -11,6 +15,7 @@ import asyncio
 import os
 import subprocess
 import sys
+import warnings
 
 from mcp import Client, StdioServerParameters, types
 
@@ -19,6 +24,11 @@ from checks import check, fail, report
 REVIEW = sys.argv[1]
 CODE = "fn add(a: i32, b: i32) -> i32 { a + b }"
 ROOTS = ["file:///work/app", "file:///work/lib"]
+CHANGED_ROOTS = ["file:///work/app", "file:///work/docs", "file:///work/tools"]
+
+# Client.send_roots_list_changed warns that roots are deprecated in 2026-07-28: it is sent in
+# legacy mode only, where they are not.
+warnings.filterwarnings("ignore", message="The roots capability is deprecated")
 
 
 async def scenario(target, label: str, mode: str) -> None:
@@ -34,9 +44,13 @@ async def scenario(target, label: str, mode: str) -> None:
             stop_reason="endTurn",
         )
 
+    current = list(ROOTS)
+    listed: list[list[str]] = []  # the roots of each roots/list the server sent
+
     async def on_roots(context):
+        listed.append(list(current))
         return types.ListRootsResult(
-            roots=[types.Root(uri=ROOTS[0], name="app"), types.Root(uri=ROOTS[1])])
+            roots=[types.Root(uri=u, name="app" if u.endswith("/app") else None) for u in current])
 
     async with Client(target, mode=mode, read_timeout_seconds=60,
                       sampling_callback=on_sampling, list_roots_callback=on_roots) as client:
@@ -62,6 +76,21 @@ async def scenario(target, label: str, mode: str) -> None:
         check(label, "workspace_roots returns the roots' URIs",
               not roots.is_error and roots.structured_content == {"roots": ROOTS}, roots)
 
+        current[:] = CHANGED_ROOTS
+        if mode == "legacy":
+            # The server hears the notification: its callback asks roots/list with no call open.
+            before = len(listed)
+            await client.send_roots_list_changed()
+            for _ in range(200):
+                if len(listed) > before:
+                    break
+                await asyncio.sleep(0.05)
+            check(label, "roots/list_changed: the server asks for the new roots",
+                  listed[before:] == [CHANGED_ROOTS], listed)
+        roots = await client.call_tool("workspace_roots", {})
+        check(label, "workspace_roots returns the changed roots",
+              not roots.is_error and roots.structured_content == {"roots": CHANGED_ROOTS}, roots)
+
 
 async def scenario_without_callbacks(target, label: str, mode: str) -> None:
     async with Client(target, mode=mode, read_timeout_seconds=60) as client:
@@ -70,6 +99,11 @@ async def scenario_without_callbacks(target, label: str, mode: str) -> None:
         check(label, "without sampling the tool says why", r.is_error and text ==
               "Error executing tool summarize: cannot summarize: the client does not support "
               "sampling (its model): it did not declare the `sampling` capability", text)
+        r = await client.call_tool("workspace_roots", {})
+        text = r.content[0].text if r.content else None
+        check(label, "without roots the tool says why", r.is_error and text ==
+              "Error executing tool workspace_roots: cannot list the workspace: the client does not "
+              "support roots: it did not declare the `roots` capability", text)
 
 
 async def run(target, label: str, mode: str) -> None:

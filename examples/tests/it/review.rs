@@ -2,7 +2,9 @@
 //!
 //! - Our client drives the binary over stdio in both eras, with a scripted model and roots.
 //! - The official Python client (PyPI `mcp==2.3.0`, `tests/py/review.py`) drives it over stdio
-//!   and over Streamable HTTP, in `mode="legacy"` (handshake) and `mode="auto"` (2026-07-28).
+//!   and over Streamable HTTP, in `mode="legacy"` (handshake) and `mode="auto"` (2026-07-28);
+//!   then changes its roots (in legacy mode with `notifications/roots/list_changed`, which the
+//!   server answers by asking `roots/list`) and reads the new ones through `workspace_roots`.
 //!   Needs `<repo>/.venv` (`bash .ci/python-venv`); without it the test says why and passes,
 //!   unless `MCP_INTEROP_REQUIRED` is set to any non-empty value (`.ci/run` sets it).
 //!
@@ -105,11 +107,25 @@ fn the_official_python_client_drives_review_over_stdio_and_http_in_both_modes() 
     let Some(stdout) = run_with_sdk("tests/py/review.py", &[REVIEW]) else {
         return;
     };
-    // 9 checks per transport and mode: stdio and HTTP, legacy and auto.
-    assert_eq!(passed_count(&stdout), 36, "{stdout}");
+    // 12 checks in legacy mode, 11 in auto (no roots/list_changed: the 2026-07-28 era has no
+    // session to change), over stdio and HTTP.
+    assert_eq!(passed_count(&stdout), 46, "{stdout}");
     for label in ["stdio-legacy", "stdio-auto", "http-legacy", "http-auto"] {
+        for check in [
+            "summarize returns the model's text",
+            "workspace_roots returns the changed roots",
+            "without roots the tool says why",
+        ] {
+            assert!(
+                stdout.contains(&format!("ok {label} {check}\n")),
+                "{stdout}"
+            );
+        }
+    }
+    for label in ["stdio-legacy", "http-legacy"] {
+        let check = "roots/list_changed: the server asks for the new roots";
         assert!(
-            stdout.contains(&format!("ok {label} summarize returns the model's text\n")),
+            stdout.contains(&format!("ok {label} {check}\n")),
             "{stdout}"
         );
     }

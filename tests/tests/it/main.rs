@@ -29,3 +29,4 @@ pub mod robustness;
 pub mod rolling_restart;
 pub mod subscriptions_stdio;
 pub mod tools;
+pub mod visible_errors_stdio;

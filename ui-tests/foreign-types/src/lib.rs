@@ -1,8 +1,13 @@
 //! An incident desk whose arguments and results hold `DateTime<Utc>`, `NaiveDate` and `Uuid`,
-//! in a crate whose dependencies are `mcp-runtime` (features `chrono04`, `uuid1`) and `serde`.
+//! and whose resource templates read those, `Url`, `semver::Version` and `SmolStr` from the URI,
+//! in a crate whose dependencies are `mcp-runtime` (features `chrono04`, `uuid1`, `url2`,
+//! `semver1`, `smol_str02`) and `serde`.
 
 use mcp_runtime::chrono::{DateTime, NaiveDate, Utc};
 use mcp_runtime::prelude::*;
+use mcp_runtime::semver::Version;
+use mcp_runtime::smol_str::SmolStr;
+use mcp_runtime::url::Url;
 use mcp_runtime::uuid::Uuid;
 use serde::{Deserialize, Serialize};
 
@@ -51,10 +56,38 @@ pub fn incident_log(id: Uuid, day: NaiveDate) -> String {
     format!("log of {} on {}", id.hyphenated(), day.format("%d %B %Y"))
 }
 
+/// A release's note, by its channel (a `SmolStr`), version (a `semver::Version`) and the time it
+/// shipped (a `DateTime<Utc>`), each read from the URI.
+#[resource(
+    uri = "releases://{channel}/{version}/{shipped}",
+    mime_type = "text/plain"
+)]
+pub fn release_note(channel: SmolStr, version: Version, shipped: DateTime<Utc>) -> String {
+    format!(
+        "{channel} {}.{}.{} (pre {:?}) shipped {}",
+        version.major,
+        version.minor,
+        version.patch,
+        version.pre.as_str(),
+        shipped.format("%d %B %Y at %H:%M UTC")
+    )
+}
+
+/// What the desk knows of a link (a `Url` read from the URI, reserved expansion).
+#[resource(uri = "links://{+target}", mime_type = "text/plain")]
+pub fn link_info(target: Url) -> String {
+    format!(
+        "{} link to {} (path {})",
+        target.scheme(),
+        target.host_str().unwrap_or("no host"),
+        target.path()
+    )
+}
+
 /// The server of this crate.
 pub fn server() -> Result<Server, BuildError> {
     Server::builder("desk", "1.0.0")
         .tools(tools![open_incident])
-        .resources(resources![incident_log])
+        .resources(resources![incident_log, release_note, link_info])
         .build()
 }

@@ -88,3 +88,52 @@ async fn uuid_and_date_are_template_variables() {
         assert!(err.to_string().contains(needle), "{uri}: {err}");
     }
 }
+
+#[tokio::test(flavor = "current_thread")]
+async fn datetime_version_smolstr_and_url_are_template_variables() {
+    let server = foreign_types::server().expect("a valid server");
+    let client = Client::in_process(&server).await.unwrap();
+    let read = client
+        .read_resource("releases://beta/2.1.0-rc.1/2026-12-01T22:30:00Z")
+        .await
+        .unwrap();
+    let text = "beta 2.1.0 (pre \"rc.1\") shipped 01 December 2026 at 22:30 UTC";
+    assert_eq!(read[0].body, ResourceBody::Text(text.into()));
+    // The offset is read by chrono and the time given in UTC.
+    let read = client
+        .read_resource("releases://stable/1.0.0/2026-12-02T01:30:00%2B03:00")
+        .await
+        .unwrap();
+    let text = "stable 1.0.0 (pre \"\") shipped 01 December 2026 at 22:30 UTC";
+    assert_eq!(read[0].body, ResourceBody::Text(text.into()));
+    let read = client
+        .read_resource("links://https://example.com/runbooks/disk?full=1")
+        .await
+        .unwrap();
+    let text = "https link to example.com (path /runbooks/disk)";
+    assert_eq!(read[0].body, ResourceBody::Text(text.into()));
+
+    // A version semver refuses, a time chrono refuses, a URL the url crate refuses (relative):
+    // invalid params naming the variable.
+    for (uri, needle) in [
+        (
+            "releases://beta/2.1/2026-12-01T22:30:00Z",
+            "`version` cannot be \"2.1\" (-32602)",
+        ),
+        (
+            "releases://beta/2.1.0/yesterday",
+            "`shipped` cannot be \"yesterday\" (-32602)",
+        ),
+        (
+            "releases://beta/2.1.0/2026-02-30T10:00:00Z",
+            "`shipped` cannot be \"2026-02-30T10:00:00Z\" (-32602)",
+        ),
+        (
+            "links://runbooks/disk",
+            "`target` cannot be \"runbooks/disk\" (-32602)",
+        ),
+    ] {
+        let err = client.read_resource(uri).await.expect_err(uri);
+        assert!(err.to_string().contains(needle), "{uri}: {err}");
+    }
+}
