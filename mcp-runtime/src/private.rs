@@ -141,7 +141,7 @@ impl PlainArg {
     label = "this argument type is not `serde::de::DeserializeOwned + schemars::JsonSchema`",
     note = "derive `serde::Deserialize` and `schemars::JsonSchema` for it; to borrow server state or the context, take `&{Self}` instead",
     note = "if it derives `JsonSchema` already, that derive must come from schemars 1.x (the one `mcp_runtime::schemars` re-exports): a `JsonSchema` of another major version is another trait",
-    note = "a type of another crate (chrono's `DateTime`, uuid's `Uuid`, url's `Url`, …) cannot derive it here: turn on mcp-runtime's feature for that crate, named as schemars names it (`chrono04`, `uuid1`, `url2`, `jiff02`, `rust_decimal1`, `bigdecimal04`, `indexmap2`, `smallvec1`, `arrayvec07`, `bytes1`, `semver1`, `either1`, `smol_str02`), or write `#[schemars(with = \"String\")]` on the field that holds it"
+    note = "a type of another crate (chrono's `DateTime`, uuid's `Uuid`, …) cannot derive it here: turn on mcp-runtime's feature for its crate, named as schemars names it: chrono → `chrono04`, uuid → `uuid1`, url → `url2`, jiff → `jiff02`, rust_decimal → `rust_decimal1`, bigdecimal → `bigdecimal04`, indexmap → `indexmap2`, smallvec → `smallvec1`, arrayvec → `arrayvec07`, bytes → `bytes1`, semver → `semver1`, either → `either1`, smol_str → `smol_str02` (`cargo add mcp-runtime --features uuid1`); for any other, write `#[schemars(with = \"String\")]` on the field that holds it"
 )]
 pub trait ArgType: DeserializeOwned + JsonSchema {}
 impl<T: DeserializeOwned + JsonSchema> ArgType for T {}

@@ -180,7 +180,8 @@ impl<T: Serialize> IntoResourceContents for Json<T> {
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be a resource template variable",
     label = "a template variable is text from the URI: this type is not string-like",
-    note = "use `String` (or `Box<str>`), or an enum with `Deserialize` and `JsonSchema` derived and `impl mcp_runtime::UriVar for T {{}}`"
+    note = "use `String` (or `Box<str>`), or an enum with `Deserialize` and `JsonSchema` derived and `impl mcp_runtime::UriVar for T {{}}`",
+    note = "a string-like type of another crate is a template variable with mcp-runtime's feature for its crate on: uuid's `Uuid` → `uuid1`, chrono's `NaiveDate` and `DateTime<Utc>` → `chrono04`, url's `Url` → `url2`, semver's `Version` → `semver1`, smol_str's `SmolStr` → `smol_str02`"
 )]
 pub trait UriVar: DeserializeOwned + JsonSchema + Send + 'static {
     /// Reads the variable's decoded text; `None` when the type has no such value.

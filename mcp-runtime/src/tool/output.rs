@@ -19,7 +19,7 @@ use crate::tool::content::{CallToolResult, Content};
     label = "this return type is neither `Serialize + JsonSchema` nor a content type",
     note = "derive `serde::Serialize` and `schemars::JsonSchema` for it, or return `Content`, `Contents` or `CallToolResult`",
     note = "if it derives `JsonSchema` already, that derive must come from schemars 1.x (the one `mcp_runtime::schemars` re-exports): a `JsonSchema` of another major version is another trait",
-    note = "a type of another crate (chrono's `DateTime`, uuid's `Uuid`, url's `Url`, …) cannot derive it here: turn on mcp-runtime's feature for that crate, named as schemars names it (`chrono04`, `uuid1`, `url2`, `jiff02`, `rust_decimal1`, `bigdecimal04`, `indexmap2`, `smallvec1`, `arrayvec07`, `bytes1`, `semver1`, `either1`, `smol_str02`), or write `#[schemars(with = \"String\")]` on the field that holds it"
+    note = "a type of another crate (chrono's `DateTime`, uuid's `Uuid`, …) cannot derive it here: turn on mcp-runtime's feature for its crate, named as schemars names it: chrono → `chrono04`, uuid → `uuid1`, url → `url2`, jiff → `jiff02`, rust_decimal → `rust_decimal1`, bigdecimal → `bigdecimal04`, indexmap → `indexmap2`, smallvec → `smallvec1`, arrayvec → `arrayvec07`, bytes → `bytes1`, semver → `semver1`, either → `either1`, smol_str → `smol_str02` (`cargo add mcp-runtime --features uuid1`); for any other, write `#[schemars(with = \"String\")]` on the field that holds it"
 )]
 pub trait IntoToolOutput {
     /// The outputSchema for this type, or `None` for content types.
