@@ -246,4 +246,6 @@ mod guide_doctests {
     pub struct Http;
     #[doc = include_str!("../../docs/guide/scale-out.md")]
     pub struct ScaleOut;
+    #[doc = include_str!("../../docs/contract-evolution.md")]
+    pub struct ContractEvolution;
 }
