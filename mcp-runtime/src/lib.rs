@@ -250,4 +250,6 @@ mod guide_doctests {
     #[cfg(feature = "auth")]
     #[doc = include_str!("../../docs/auth.md")]
     pub struct Auth;
+    #[doc = include_str!("../../docs/contract-evolution.md")]
+    pub struct ContractEvolution;
 }

@@ -216,3 +216,119 @@ fn diff_prints_text_json_and_markdown_with_its_exit_codes() {
         Some(2)
     );
 }
+
+/// shop's committed snapshot, changed by `edit` and written as a full snapshot file (server,
+/// version and protocol kept), the way a candidate's snapshot would differ from the published one.
+fn shop_variant(name: &str, edit: impl FnOnce(&mut Value)) -> String {
+    let committed = Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples/contract/shop.json");
+    let mut s: Value = serde_json::from_str(&std::fs::read_to_string(committed).unwrap()).unwrap();
+    edit(&mut s);
+    let p = scratch(name);
+    std::fs::write(&p, serde_json::to_string_pretty(&s).unwrap()).unwrap();
+    p.to_str().unwrap().to_owned()
+}
+
+fn get_order_input(s: &mut Value) -> &mut Value {
+    let tools = s["tools"].as_array_mut().unwrap();
+    let t = tools.iter_mut().find(|t| t["name"] == "get_order").unwrap();
+    &mut t["inputSchema"]
+}
+
+#[test]
+fn diff_of_two_real_snapshot_files_prints_and_exits_by_the_worst_class() {
+    let v1 = shop_variant("shop-v1.json", |_| {});
+    // v2: the bound tightened (breaking), a status added to the output (breaking), a new
+    // version.
+    let v2 = shop_variant("shop-v2.json", |s| {
+        s["server"]["version"] = json!("2.0.0");
+        get_order_input(s)["properties"]["order_id"]["maximum"] = json!(999);
+        let tools = s["tools"].as_array_mut().unwrap();
+        let t = tools.iter_mut().find(|t| t["name"] == "get_order").unwrap();
+        t["outputSchema"]["properties"]["status"]["enum"] = json!(["paid", "shipped", "lost"]);
+    });
+    // v3: only verbose's default changed (unknown), and a description (info).
+    let v3 = shop_variant("shop-v3.json", |s| {
+        get_order_input(s)["properties"]["verbose"]["default"] = json!(true);
+        let tools = s["tools"].as_array_mut().unwrap();
+        tools[0]["description"] = json!("Cancel an order that has not shipped.");
+    });
+    let o = cli(&["diff", &v1, &v2]);
+    assert_eq!(o.status.code(), Some(1), "{}", stdout(&o));
+    let text = stdout(&o);
+    for line in [
+        "BREAKING   tool get_order /inputSchema/properties/order_id/maximum [input.maximum-tightened]",
+        "BREAKING   tool get_order /outputSchema/properties/status/enum [output.enum-value-added]",
+        r#"witness (old accepts, new refuses): {"order_id":9999}"#,
+        "server version 1.0.0 became 2.0.0",
+        "2 breaking, 0 unknown",
+    ] {
+        assert!(text.contains(line), "no {line:?} in\n{text}");
+    }
+    let o = cli(&["diff", "--format", "json", &v1, &v2]);
+    assert_eq!(o.status.code(), Some(1));
+    let j: Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(
+        (j["breaking"].clone(), j["unknown"].clone()),
+        (json!(2), json!(0))
+    );
+    assert_eq!(j["exitCode"], 1);
+    let rules: Vec<&str> = j["changes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["rule"].as_str().unwrap())
+        .collect();
+    assert!(rules.contains(&"server.version-changed"), "{rules:?}");
+    // Nothing breaks, something is unknown: 3, in text and JSON alike.
+    let o = cli(&["diff", &v1, &v3]);
+    assert_eq!(o.status.code(), Some(3), "{}", stdout(&o));
+    let text = stdout(&o);
+    assert!(
+        text.contains("UNKNOWN    tool get_order /inputSchema/properties/verbose/default [input.default-changed]"),
+        "{text}"
+    );
+    assert!(text.contains("[tool.description-changed]"), "{text}");
+    let o = cli(&["diff", "--format", "json", &v1, &v3]);
+    assert_eq!(o.status.code(), Some(3));
+    let j: Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(
+        (j["breaking"].clone(), j["unknown"].clone()),
+        (json!(0), json!(1))
+    );
+    assert_eq!(j["exitCode"], 3);
+    // The way back from v2 loosens what v2 published: compatible input, narrowed output.
+    let o = cli(&["diff", &v2, &v1]);
+    assert_eq!(o.status.code(), Some(0), "{}", stdout(&o));
+}
+
+#[test]
+fn version_and_protocol_flags() {
+    let o = cli(&["--version"]);
+    assert_eq!(o.status.code(), Some(0));
+    assert_eq!(
+        stdout(&o).trim(),
+        format!("mcp-contract {}", env!("CARGO_PKG_VERSION"))
+    );
+    // `--protocol` picks the handshake's version; the snapshot records the one agreed.
+    let shop = example("shop");
+    let o = cli(&[
+        "snapshot",
+        "--protocol",
+        "2025-06-18",
+        "--",
+        shop.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let s: Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(s["server"]["protocolVersion"], "2025-06-18");
+    // --protocol and --stateless do not go together: a usage error.
+    let o = cli(&[
+        "snapshot",
+        "--stateless",
+        "--protocol",
+        "2025-06-18",
+        "--",
+        "x",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+}

@@ -146,6 +146,12 @@ impl Gen<'_> {
                 }
             }
         }
+        // A conditional's branches propose values too (the old validator keeps the valid ones).
+        for key in ["then", "else"] {
+            if let Some(branch) = m.get(key).filter(|b| b.is_object()) {
+                out.extend(self.node(branch, depth + 1));
+            }
+        }
         let types: Vec<&str> = match m.get("type") {
             Some(Value::String(t)) => vec![t.as_str()],
             Some(Value::Array(a)) => a.iter().filter_map(Value::as_str).collect(),
@@ -214,18 +220,26 @@ impl Gen<'_> {
         }
         out.push(Value::Object(all));
         // Undeclared keys, where the schema lets them in.
-        if extra(m) != Value::Bool(false) {
+        let undeclared = extra(m);
+        if undeclared != Value::Bool(false) {
+            // Values of the schema undeclared keys meet, then one of each type.
+            let mut values = match &undeclared {
+                Value::Object(_) => self.node(&undeclared, depth + 1),
+                _ => Vec::new(),
+            };
+            values.truncate(8);
+            values.extend([
+                json!("x"),
+                json!(0),
+                json!(1.5),
+                json!(true),
+                Value::Null,
+                json!({}),
+                json!([]),
+            ]);
             let names = self.keys.iter().filter(|k| !props.contains_key(*k));
             for k in names.map(String::as_str).chain(["extra"]) {
-                for v in [
-                    json!("x"),
-                    json!(0),
-                    json!(1.5),
-                    json!(true),
-                    Value::Null,
-                    json!({}),
-                    json!([]),
-                ] {
+                for v in values.iter().cloned() {
                     let mut o = base.clone();
                     o.insert(k.to_owned(), v);
                     out.push(Value::Object(o));

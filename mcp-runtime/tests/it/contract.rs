@@ -810,7 +810,343 @@ fn corpus() -> Vec<Case> {
         ("prompt.argument-description-changed", I),
         ("prompt.argument-description-changed", I),
     ));
+    gaps(&mut out);
     out
+}
+
+/// A snapshot of no entries from the server `name` `version` speaking `protocol`.
+fn server_id(name: &str, version: &str, protocol: &str) -> Snapshot {
+    let server = contract::ServerId {
+        name: name.into(),
+        version: version.into(),
+        protocol_version: protocol.into(),
+    };
+    Snapshot::from_lists(server, &[], &[], &[], &[])
+}
+
+/// An input schema whose property `v` is `prop`, with the definitions `defs` at its root.
+fn with_defs(prop: Value, defs: Value) -> Snapshot {
+    let mut s = obj(json!({ "v": prop }), &["v"]);
+    s["$defs"] = defs;
+    input(s)
+}
+
+/// Pairs the first corpus missed: tuple-form `items`, definitions reached through a union (or
+/// `not`, `if`/`then`/`else`, `allOf`, `items`, `additionalProperties`, `patternProperties`),
+/// and every remaining rule in both directions.
+fn gaps(out: &mut Vec<Case>) {
+    let string = |max: u64| json!({"type": "string", "maxLength": max});
+    // ---- values that are not schemas, compared as JSON
+    out.extend(both(
+        "a tuple-form items changed",
+        input(one(
+            "xs",
+            json!({"type": "array", "items": [{"type": "string"}, {"type": "integer"}]}),
+        )),
+        input(one(
+            "xs",
+            json!({"type": "array", "items": [{"type": "string"}, {"type": "string"}]}),
+        )),
+        ("input.keyword-changed", U),
+        ("input.keyword-changed", U),
+    ));
+    out.extend(both(
+        "items from a schema to a tuple / back",
+        input(one(
+            "xs",
+            json!({"type": "array", "items": {"type": "string"}}),
+        )),
+        input(one(
+            "xs",
+            json!({"type": "array", "items": [{"type": "string"}]}),
+        )),
+        ("input.keyword-changed", U),
+        ("input.keyword-changed", U),
+    ));
+    // ---- a definition changed behind the same text
+    let ab = json!({"anyOf": [{"$ref": "#/$defs/A"}, {"$ref": "#/$defs/B"}]});
+    out.extend(both(
+        "a definition tightened behind an anyOf (a witness proves it) / loosened (unproven)",
+        with_defs(
+            ab.clone(),
+            json!({"A": string(10), "B": {"type": "integer"}}),
+        ),
+        with_defs(
+            ab.clone(),
+            json!({"A": string(5), "B": {"type": "integer"}}),
+        ),
+        ("input.composition-changed", B),
+        ("input.composition-changed", U),
+    ));
+    let mut root_union = ab.clone();
+    root_union["$defs"] = json!({
+        "A": obj(json!({"a": string(10)}), &["a"]),
+        "B": obj(json!({"b": {"type": "integer"}}), &["b"]),
+    });
+    let mut root_union_tight = root_union.clone();
+    root_union_tight["$defs"]["A"]["properties"]["a"]["maxLength"] = json!(5);
+    out.extend(both(
+        "a definition changed behind a root anyOf: not proven",
+        input(root_union),
+        input(root_union_tight),
+        ("input.composition-changed", U),
+        ("input.composition-changed", U),
+    ));
+    for (name, prop) in [
+        (
+            "a definition changed behind `not`",
+            json!({"type": "string", "not": {"$ref": "#/$defs/A"}}),
+        ),
+        (
+            "a definition changed behind `allOf`",
+            json!({"allOf": [{"$ref": "#/$defs/A"}, {"type": "string"}]}),
+        ),
+        (
+            "a definition changed behind `if`",
+            json!({"type": "string", "if": {"$ref": "#/$defs/A"}, "then": {"minLength": 1}}),
+        ),
+        (
+            "a definition changed behind `else`",
+            json!({"type": "string", "if": {"const": "x"}, "else": {"$ref": "#/$defs/A"}}),
+        ),
+    ] {
+        // The definition loosened: unproven; tightened, proven where the generator reaches it
+        // (`allOf` and `then`/`else` branches propose values; `not` and `if` ones do not).
+        let back = if name.contains("allOf") || name.contains("else") {
+            B
+        } else {
+            U
+        };
+        out.extend(both(
+            name,
+            with_defs(prop.clone(), json!({"A": {"enum": ["a", "b", "c"]}})),
+            with_defs(prop, json!({"A": {"enum": ["a", "b", "c", "d"]}})),
+            ("input.composition-changed", U),
+            ("input.composition-changed", back),
+        ));
+    }
+    out.extend(both(
+        "a definition tightened behind `items` / loosened",
+        with_defs(
+            json!({"type": "array", "items": {"$ref": "#/$defs/A"}}),
+            json!({"A": string(10)}),
+        ),
+        with_defs(
+            json!({"type": "array", "items": {"$ref": "#/$defs/A"}}),
+            json!({"A": string(5)}),
+        ),
+        ("input.maxLength-tightened", B),
+        ("input.maxLength-loosened", C),
+    ));
+    out.extend(both(
+        "a definition tightened behind `additionalProperties` / loosened",
+        with_defs(
+            json!({"type": "object", "additionalProperties": {"$ref": "#/$defs/A"}}),
+            json!({"A": {"type": "integer", "maximum": 100}}),
+        ),
+        with_defs(
+            json!({"type": "object", "additionalProperties": {"$ref": "#/$defs/A"}}),
+            json!({"A": {"type": "integer", "maximum": 10}}),
+        ),
+        ("input.maximum-tightened", B),
+        ("input.maximum-loosened", C),
+    ));
+    out.extend(both(
+        "a definition changed behind `patternProperties`",
+        with_defs(
+            json!({"type": "object", "patternProperties": {"^x": {"$ref": "#/$defs/A"}}}),
+            json!({"A": string(10)}),
+        ),
+        with_defs(
+            json!({"type": "object", "patternProperties": {"^x": {"$ref": "#/$defs/A"}}}),
+            json!({"A": string(5)}),
+        ),
+        ("input.keyword-changed", U),
+        ("input.keyword-changed", U),
+    ));
+    out.extend(both(
+        "a $ref that resolves / no longer resolves",
+        with_defs(json!({"$ref": "#/$defs/A"}), json!({"A": string(10)})),
+        with_defs(json!({"$ref": "#/$defs/Gone"}), json!({"A": string(10)})),
+        ("input.composition-changed", U),
+        ("input.composition-changed", U),
+    ));
+    // ---- composition keywords changed in place
+    out.extend(both(
+        "an allOf branch tightened (a witness proves it) / loosened (unproven)",
+        input(one(
+            "v",
+            json!({"type": "string", "allOf": [{"maxLength": 10}]}),
+        )),
+        input(one(
+            "v",
+            json!({"type": "string", "allOf": [{"maxLength": 5}]}),
+        )),
+        ("input.composition-changed", B),
+        ("input.composition-changed", U),
+    ));
+    out.extend(both(
+        "an else branch changed",
+        input(one(
+            "v",
+            json!({"type": "string", "if": {"const": "a"}, "then": {"minLength": 1}, "else": {"maxLength": 10}}),
+        )),
+        input(one(
+            "v",
+            json!({"type": "string", "if": {"const": "a"}, "then": {"minLength": 1}, "else": {"maxLength": 5}}),
+        )),
+        ("input.composition-changed", B),
+        ("input.composition-changed", U),
+    ));
+    out.extend(both(
+        "a not widened / narrowed",
+        input(one("v", json!({"type": "string", "not": {"const": "a"}}))),
+        input(one(
+            "v",
+            json!({"type": "string", "not": {"enum": ["a", "b"]}}),
+        )),
+        ("input.composition-changed", U),
+        ("input.composition-changed", U),
+    ));
+    out.extend(both(
+        "patternProperties changed: a keyword not compared",
+        input(json!({"type": "object", "patternProperties": {"^x_": {"type": "string"}}})),
+        input(json!({"type": "object", "patternProperties": {"^x_": {"type": "integer"}}})),
+        ("input.keyword-changed", U),
+        ("input.keyword-changed", U),
+    ));
+    // ---- arguments: remaining rules
+    out.extend(both(
+        "an argument's schema closed (false) / opened",
+        input(obj(json!({"v": true}), &[])),
+        input(obj(json!({"v": false}), &[])),
+        ("input.schema-closed", B),
+        ("input.schema-opened", C),
+    ));
+    out.extend(both(
+        "multipleOf 2 became 3",
+        input(one("n", json!({"type": "integer", "multipleOf": 2}))),
+        input(one("n", json!({"type": "integer", "multipleOf": 3}))),
+        ("input.multipleOf-changed", B),
+        ("input.multipleOf-changed", B),
+    ));
+    out.extend(both(
+        "minProperties raised / lowered",
+        input(one(
+            "o",
+            json!({"type": "object", "properties": {"a": {"type": "string"}}}),
+        )),
+        input(one(
+            "o",
+            json!({"type": "object", "properties": {"a": {"type": "string"}}, "minProperties": 1}),
+        )),
+        ("input.minProperties-tightened", B),
+        ("input.minProperties-loosened", C),
+    ));
+    // ---- tools, templates and the server
+    out.extend(both(
+        "annotations.title changed",
+        tool(json!({"annotations": {"title": "Old"}})),
+        tool(json!({"annotations": {"title": "New"}})),
+        ("annotations.title-changed", I),
+        ("annotations.title-changed", I),
+    ));
+    out.extend(both(
+        "taskSupport optional became forbidden / back",
+        tool(json!({"execution": {"taskSupport": "optional"}})),
+        tool(json!({"execution": {"taskSupport": "forbidden"}})),
+        ("tool.task-support-changed", B),
+        ("tool.task-support-changed", C),
+    ));
+    out.extend(both(
+        "a tool renamed: the old name removed, the new one added",
+        tools(vec![
+            json!({"name": "find", "inputSchema": obj(json!({}), &[])}),
+        ]),
+        tools(vec![
+            json!({"name": "search", "inputSchema": obj(json!({}), &[])}),
+        ]),
+        ("tool.removed", B),
+        ("tool.removed", B),
+    ));
+    out.extend(both(
+        "a template rewritten with the same variables and literal parts",
+        template("notes://{title}"),
+        template("notes://{+title}"),
+        ("template.uri-rewritten", I),
+        ("template.uri-rewritten", I),
+    ));
+    let typed = |mime: &str| {
+        let t = json!({"name": "tpl", "uriTemplate": "notes://{title}", "mimeType": mime});
+        snap(vec![], vec![], vec![t], vec![])
+    };
+    out.extend(both(
+        "a template's mimeType changed",
+        typed("text/plain"),
+        typed("text/markdown"),
+        ("template.mime-type-changed", B),
+        ("template.mime-type-changed", B),
+    ));
+    for (field, old, new) in [
+        (
+            "name",
+            server_id("a", "1.0.0", "2025-11-25"),
+            server_id("b", "1.0.0", "2025-11-25"),
+        ),
+        (
+            "version",
+            server_id("a", "1.0.0", "2025-11-25"),
+            server_id("a", "2.0.0", "2025-11-25"),
+        ),
+        (
+            "protocol",
+            server_id("a", "1.0.0", "2025-06-18"),
+            server_id("a", "1.0.0", "2025-11-25"),
+        ),
+    ] {
+        let rule = match field {
+            "name" => "server.name-changed",
+            "version" => "server.version-changed",
+            _ => "server.protocol-changed",
+        };
+        out.extend(both(rule, old, new, (rule, I), (rule, I)));
+    }
+    // ---- outputs: the remaining rules, reversed
+    let o = |props: Value, req: &[&str]| output(open(props, req));
+    out.extend(both(
+        "an output closed / opened",
+        o(json!({"id": {"type": "string"}}), &["id"]),
+        output(obj(json!({"id": {"type": "string"}}), &["id"])),
+        ("output.additional-properties-closed", C),
+        ("output.additional-properties-opened", B),
+    ));
+    out.extend(both(
+        "an output required property added / removed",
+        o(json!({"id": {"type": "string"}}), &["id"]),
+        o(
+            json!({"id": {"type": "string"}, "at": {"type": "string"}}),
+            &["id", "at"],
+        ),
+        ("output.required-added", C),
+        ("output.property-removed", B),
+    ));
+    out.extend(both(
+        "an output pattern added / removed",
+        o(json!({"id": {"type": "string"}}), &["id"]),
+        o(
+            json!({"id": {"type": "string", "pattern": "^[0-9]+$"}}),
+            &["id"],
+        ),
+        ("output.pattern-added", C),
+        ("output.pattern-removed", B),
+    ));
+    out.extend(both(
+        "an output maxProperties raised / lowered",
+        o(json!({"m": {"type": "object", "maxProperties": 2}}), &["m"]),
+        o(json!({"m": {"type": "object", "maxProperties": 4}}), &["m"]),
+        ("output.maxProperties-loosened", B),
+        ("output.maxProperties-tightened", C),
+    ));
 }
 
 fn exit_of(class: Class) -> i32 {
@@ -903,8 +1239,24 @@ fn every_pair_of_the_corpus_is_classified_as_expected() {
             input_schema(&case.new),
             input_breaks,
         ) {
-            let new = Validator::compile(&b).unwrap();
-            let valid = witness::valid_instances(&a, &witness::property_names(&b)).unwrap();
+            // A schema the validator refuses (a tuple-form `items`) cannot be reported as
+            // compatible: the pair must have been classified unknown or breaking.
+            let compiled = Validator::compile(&b).and_then(|new| {
+                Ok((
+                    new,
+                    witness::valid_instances(&a, &witness::property_names(&b))?,
+                ))
+            });
+            let (new, valid) = match compiled {
+                Ok(both) => both,
+                Err(e) => {
+                    failures.push(format!(
+                        "{}: nothing reported as breaking or unknown, yet a schema does not compile: {e}\n{text}",
+                        case.name
+                    ));
+                    continue;
+                }
+            };
             assert!(
                 !valid.is_empty(),
                 "{}: the generator found no valid instance",
@@ -1106,4 +1458,159 @@ async fn the_helper_gates_on_the_version_and_records_on_request() {
     loose.server.version = "2.1.0".into();
     contract::check(&loose, &path, true).unwrap();
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+// ---- the one-line helper, `assert_contract` ------------------------------------------------------
+
+/// The contract of `server("1.0.0", _)`, committed (written by `assert_contract` under
+/// `MCP_CONTRACT_UPDATE=1`, never by hand).
+const COMMITTED: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/contract/orders.json");
+
+/// The variable through which the parent test hands its child process a scratch copy.
+const COPY_VAR: &str = "MCP_CONTRACT_TEST_COPY";
+
+/// `get_order` as a careless change would publish it: `maximum` lowered from 9999 to 999.
+mod tight {
+    use mcp_runtime::prelude::*;
+
+    /// Look up one order.
+    #[tool]
+    pub fn get_order(
+        /// The order's id.
+        #[arg(minimum = 0, maximum = 999)]
+        order_id: u32,
+    ) -> String {
+        format!("{order_id}")
+    }
+}
+
+fn tight_server(version: &str) -> Server {
+    Server::builder("orders", version)
+        .tools(tools![tight::get_order])
+        .prompts(prompts![greet])
+        .resources(resources![note])
+        .build()
+        .unwrap()
+}
+
+/// A scratch copy of the committed snapshot.
+fn scratch_copy(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("mcp-contract-helper-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(name);
+    std::fs::copy(COMMITTED, &path).unwrap();
+    path
+}
+
+/// What `assert_contract(server, path)` panicked with, or `None` when it passed.
+async fn panic_of(server: Server, path: std::path::PathBuf) -> Option<String> {
+    let run = tokio::spawn(async move { contract::assert_contract(&server, &path).await });
+    match run.await {
+        Ok(()) => None,
+        Err(e) => {
+            let payload = e.into_panic();
+            let text = payload
+                .downcast_ref::<String>()
+                .cloned()
+                .or_else(|| payload.downcast_ref::<&str>().map(|s| (*s).to_owned()));
+            Some(text.unwrap_or_default())
+        }
+    }
+}
+
+#[tokio::test]
+async fn assert_contract_passes_on_the_committed_snapshot() {
+    contract::assert_contract(&server("1.0.0", 100), COMMITTED).await;
+    // Paged the same: the same contract.
+    contract::assert_contract(&server("1.0.0", 1), COMMITTED).await;
+}
+
+#[tokio::test]
+#[should_panic(expected = "a breaking (or unproven) change needs a major version raise")]
+async fn assert_contract_fails_on_a_breaking_change_at_the_same_version() {
+    contract::assert_contract(&tight_server("1.0.0"), COMMITTED).await;
+}
+
+/// Run by itself without the variable (on its own scratch copy), and by
+/// [`the_update_variable_rewrites_the_file_once_the_major_version_is_raised`] in a child process
+/// with `MCP_CONTRACT_UPDATE=1`: what `assert_contract` does under the variable as it is.
+#[tokio::test]
+async fn assert_contract_under_the_update_variable_as_set() {
+    let path = match std::env::var(COPY_VAR) {
+        Ok(p) => std::path::PathBuf::from(p),
+        Err(_) => scratch_copy("as-set.json"),
+    };
+    let updating = std::env::var(contract::UPDATE_VAR).is_ok_and(|v| !v.is_empty() && v != "0");
+    let before = std::fs::read_to_string(&path).unwrap();
+    // Breaking at the same version: refused, and never recorded, whatever the variable says.
+    let e = panic_of(tight_server("1.0.0"), path.clone()).await;
+    let e = e.expect("a breaking change at the same version passed");
+    assert!(e.contains("needs a major version raise"), "{e}");
+    assert!(e.contains(r#"{"order_id":9999}"#), "no witness in {e}");
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), before);
+    // The major version raised: recorded under the variable, else a request to record it.
+    let e = panic_of(tight_server("2.0.0"), path.clone()).await;
+    let now = std::fs::read_to_string(&path).unwrap();
+    if updating {
+        assert_eq!(e, None);
+        let expected = contract::snapshot(&tight_server("2.0.0")).await.unwrap();
+        assert_eq!(now, expected.to_pretty());
+        println!("recorded {}", path.display());
+    } else {
+        let e = e.expect("an unrecorded change passed");
+        assert!(e.contains("is not updated"), "{e}");
+        assert_eq!(now, before);
+    }
+}
+
+#[test]
+fn the_update_variable_rewrites_the_file_once_the_major_version_is_raised() {
+    let copy = scratch_copy("rewritten.json");
+    let child = std::process::Command::new(std::env::current_exe().unwrap())
+        .args([
+            "contract::assert_contract_under_the_update_variable_as_set",
+            "--exact",
+            "--nocapture",
+        ])
+        .env(contract::UPDATE_VAR, "1")
+        .env(COPY_VAR, &copy)
+        .output()
+        .unwrap();
+    let out = String::from_utf8_lossy(&child.stdout);
+    let err = String::from_utf8_lossy(&child.stderr);
+    assert!(child.status.success(), "{out}\n{err}");
+    assert!(out.contains("1 passed"), "the child ran no test:\n{out}");
+    assert!(out.contains("recorded "), "{out}");
+    let written = Snapshot::read(&std::fs::read_to_string(&copy).unwrap()).unwrap();
+    assert_eq!(written.server.version, "2.0.0");
+    assert_eq!(
+        written.tools[0]["inputSchema"]["properties"]["order_id"]["maximum"],
+        999
+    );
+    // The committed file itself is untouched.
+    let committed = Snapshot::read(&std::fs::read_to_string(COMMITTED).unwrap()).unwrap();
+    assert_eq!(committed.server.version, "1.0.0");
+}
+
+#[test]
+fn a_rename_reads_as_one_tool_removed_and_another_added() {
+    let old = tools(vec![
+        json!({"name": "find", "inputSchema": obj(json!({}), &[])}),
+    ]);
+    let new = tools(vec![
+        json!({"name": "search", "inputSchema": obj(json!({}), &[])}),
+    ]);
+    let report = contract::diff(&old, &new);
+    let found: Vec<(&str, &str, Class)> = report
+        .changes
+        .iter()
+        .map(|c| (c.rule.as_str(), c.name.as_str(), c.class))
+        .collect();
+    assert_eq!(
+        found,
+        [("tool.removed", "find", B), ("tool.added", "search", C)],
+        "{}",
+        report.to_text()
+    );
+    assert_eq!(report.exit_code(), 1);
 }

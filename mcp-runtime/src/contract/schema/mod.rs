@@ -17,8 +17,8 @@ mod scalar;
 mod view;
 
 pub(crate) use object::{escape, extra, required};
-use view::has_ref;
 pub(crate) use view::view;
+use view::{has_ref, refs_differ};
 
 /// Which way a schema is read.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -159,6 +159,12 @@ impl Walk<'_> {
         self.push(pointer, rule, Class::Breaking, message);
     }
 
+    /// Whether `v`, the same text in both versions, holds a `$ref` whose target (or a target
+    /// reached from it) differs between the two roots.
+    pub(crate) fn reaches_changed_def(&self, v: Option<&Value>) -> bool {
+        !self.same_defs && v.is_some_and(|v| refs_differ(v, self.old_root, self.new_root))
+    }
+
     pub(crate) fn node(&mut self, old: &Value, new: &Value, ptr: &str, depth: usize) {
         if old == new && (self.same_defs || !has_ref(old)) {
             return;
@@ -192,6 +198,30 @@ impl Walk<'_> {
             }
             _ => {}
         }
+        let unresolved = |v: &Value| v.get("$ref").cloned();
+        if (unresolved(&old).is_some() || unresolved(&new).is_some())
+            && unresolved(&old) != unresolved(&new)
+        {
+            // A `$ref` that does not resolve (or is too deep) on one side: what it allows is
+            // unknown, so nothing below it is compared as if it allowed anything.
+            let message = "a `$ref` that does not resolve here changed; not proven either way \
+                 (a union or a reference)"
+                .to_owned();
+            return self.push(
+                &format!("{ptr}/$ref"),
+                "composition-changed",
+                Class::Unknown,
+                message,
+            );
+        }
+        let is_schema = |v: &Value| v.is_object() || v.is_boolean();
+        if !is_schema(&old) || !is_schema(&new) {
+            // Not a schema (a tuple-form `items: [...]`, a stray number): compared as JSON.
+            let message = "a value that is not a schema (an object or a boolean) changed here; \
+                 not proven either way (this form is not compared)"
+                .to_owned();
+            return self.push(ptr, "keyword-changed", Class::Unknown, message);
+        }
         let empty = Map::new();
         let o = old.as_object().unwrap_or(&empty);
         let n = new.as_object().unwrap_or(&empty);
@@ -221,7 +251,7 @@ impl Walk<'_> {
             self.closure(o, n, ptr, kw, rule, depth);
         }
         let items = (o.get("items"), n.get("items"));
-        if items.0 != items.1 {
+        if items.0 != items.1 || self.reaches_changed_def(items.0) {
             let t = Value::Bool(true);
             let here = format!("{ptr}/items");
             self.node(items.0.unwrap_or(&t), items.1.unwrap_or(&t), &here, depth);

@@ -116,7 +116,7 @@ impl Walk<'_> {
     ) {
         let t = Value::Bool(true);
         let (old, new) = (o.get(kw).unwrap_or(&t), n.get(kw).unwrap_or(&t));
-        if old == new {
+        if old == new && !self.reaches_changed_def(Some(old)) {
             return;
         }
         let here = format!("{ptr}/{kw}");
@@ -167,10 +167,25 @@ impl Walk<'_> {
         let keys: BTreeSet<&String> = o.keys().chain(n.keys()).collect();
         for key in keys {
             let k = key.as_str();
-            if COMPARED.contains(&k) || o.get(k) == n.get(k) {
+            if COMPARED.contains(&k) {
                 continue;
             }
             let here = format!("{ptr}/{}", escape(k));
+            if o.get(k) == n.get(k) {
+                // The same text may still mean another schema: a `$ref` under `anyOf`, `not`,
+                // `if`/`then`/`else` or `patternProperties` reads a definition that changed.
+                if self.reaches_changed_def(o.get(k)) {
+                    let rule = if COMPOSITION.contains(&k) {
+                        "composition-changed"
+                    } else {
+                        "keyword-changed"
+                    };
+                    let message =
+                        format!("`{k}` refers to a definition that changed; not proven either way");
+                    self.push(&here, rule, Class::Unknown, message);
+                }
+                continue;
+            }
             if ANNOTATIONS.contains(&k) {
                 self.push(
                     &here,

@@ -103,3 +103,37 @@ pub(crate) fn has_ref(v: &Value) -> bool {
         _ => false,
     }
 }
+
+/// Whether a `$ref` inside `v` (followed transitively through the definitions it reaches)
+/// resolves to different values in `old_root` and `new_root`, or in only one of them.
+pub(crate) fn refs_differ(v: &Value, old_root: &Value, new_root: &Value) -> bool {
+    let mut seen = std::collections::BTreeSet::new();
+    let mut todo = Vec::new();
+    collect_refs(v, &mut todo);
+    while let Some(r) = todo.pop() {
+        if !seen.insert(r.clone()) {
+            continue;
+        }
+        let (a, b) = (resolve(&r, old_root), resolve(&r, new_root));
+        if a != b {
+            return true;
+        }
+        if let Some(target) = a {
+            collect_refs(target, &mut todo);
+        }
+    }
+    false
+}
+
+fn collect_refs(v: &Value, out: &mut Vec<String>) {
+    match v {
+        Value::Object(m) => {
+            if let Some(Value::String(r)) = m.get("$ref") {
+                out.push(r.clone());
+            }
+            m.values().for_each(|v| collect_refs(v, out));
+        }
+        Value::Array(a) => a.iter().for_each(|v| collect_refs(v, out)),
+        _ => {}
+    }
+}
