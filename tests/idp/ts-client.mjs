@@ -9,7 +9,9 @@
 //
 //   node tests/idp/ts-client.mjs MCP_URL ISSUER
 //
-// Runs four cases against the `tasks` example and prints one JSON line, {"cases": {...}}:
+// Runs four cases against the `tasks` example in both protocol eras (`versionNegotiation` mode
+// "legacy": the initialize handshake; "auto": server/discover, then the stateless 2026-07-28
+// era) and prints one JSON line, {"legacy": {CASE: {...}}, "auto": {...}}:
 // - `discover`: client `writer`; lists the tools, calls `add_task` (needs `tasks:write`).
 // - `step_up`: client `writer` whose first token request asks for `tasks:read` only; `add_task`
 //   gets the 403 `insufficient_scope`, the client re-authorizes with the wider scope and retries.
@@ -60,7 +62,7 @@ class NarrowFirst extends ClientCredentialsProvider {
   }
 }
 
-async function run({ clientId, first, onInsufficientScope, call }) {
+async function run(mode, { clientId, first, onInsufficientScope, call }) {
   const log = [];
   const options = { clientId, clientSecret: `${clientId}-secret`, expectedIssuer: issuer };
   const provider = first ? new NarrowFirst(options, first) : new ClientCredentialsProvider(options);
@@ -69,11 +71,14 @@ async function run({ clientId, first, onInsufficientScope, call }) {
     fetch: recording(log),
     ...(onInsufficientScope ? { onInsufficientScope } : {}),
   });
-  const client = new Client({ name: "ts-oauth-check", version: "1.0.0" });
+  const client = new Client(
+    { name: "ts-oauth-check", version: "1.0.0" },
+    { versionNegotiation: { mode } },
+  );
   const out = { client: clientId, requests: log };
   try {
     await client.connect(transport);
-    out.protocol = transport.protocolVersion ?? null;
+    out.protocol = client.getNegotiatedProtocolVersion() ?? null;
     out.tools = (await client.listTools()).tools.map((t) => t.name);
     const result = await client.callTool(call);
     out.call = { isError: Boolean(result.isError), structured: result.structuredContent ?? null };
@@ -91,10 +96,13 @@ async function run({ clientId, first, onInsufficientScope, call }) {
 }
 
 const addTask = { name: "add_task", arguments: { title: "from the TypeScript client" } };
-const cases = {
-  discover: await run({ clientId: "writer", call: addTask }),
-  step_up: await run({ clientId: "writer", first: "tasks:read", call: addTask }),
-  narrow: await run({ clientId: "narrow", call: addTask }),
-  narrow_throw: await run({ clientId: "narrow", onInsufficientScope: "throw", call: addTask }),
-};
-console.log(JSON.stringify({ cases }));
+const summary = {};
+for (const mode of ["legacy", "auto"]) {
+  summary[mode] = {
+    discover: await run(mode, { clientId: "writer", call: addTask }),
+    step_up: await run(mode, { clientId: "writer", first: "tasks:read", call: addTask }),
+    narrow: await run(mode, { clientId: "narrow", call: addTask }),
+    narrow_throw: await run(mode, { clientId: "narrow", onInsufficientScope: "throw", call: addTask }),
+  };
+}
+console.log(JSON.stringify(summary));

@@ -22,7 +22,9 @@ const SCRIPT: Duration = Duration::from_secs(90);
 
 /// The requests `case` recorded.
 fn requests(case: &Value) -> &Vec<Value> {
-    case["requests"].as_array().expect("the case recorded its requests")
+    case["requests"]
+        .as_array()
+        .expect("the case recorded its requests")
 }
 
 /// The token requests (POSTs to the provider) of `case`: (scope asked, resource, status).
@@ -52,7 +54,10 @@ fn challenges(case: &Value, url: &str, status: u64) -> Vec<String> {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn typescript_client_discovers_the_provider_and_steps_up() {
     let dir = test_support::repo().join("tests/idp");
-    if !dir.join("node_modules/@modelcontextprotocol/client").exists() {
+    if !dir
+        .join("node_modules/@modelcontextprotocol/client")
+        .exists()
+    {
         missing("@modelcontextprotocol/client is not installed (run .ci/idp)");
         return;
     }
@@ -84,8 +89,17 @@ async fn typescript_client_discovers_the_provider_and_steps_up() {
     assert!(out.status.success(), "{stderr}");
     let summary: Value = serde_json::from_str(stdout.lines().last().unwrap_or_default())
         .unwrap_or_else(|e| panic!("no JSON summary ({e}): {stdout} {stderr}"));
-    let cases = &summary["cases"];
+    for (mode, protocol) in [("legacy", "2025-11-25"), ("auto", "2026-07-28")] {
+        let cases = &summary[mode];
+        for case in ["discover", "step_up", "narrow", "narrow_throw"] {
+            assert_eq!(cases[case]["protocol"], protocol, "{mode} {case}");
+        }
+        typescript_cases(cases, &url, &metadata, &idp.issuer);
+    }
+}
 
+/// The checks of one protocol era's cases of `ts-client.mjs`.
+fn typescript_cases(cases: &Value, url: &str, metadata: &str, issuer: &str) {
     // discover: the 401 names the metadata, the client reads it, then the provider's metadata,
     // then asks the provider's token endpoint for a token for this resource; the call succeeds.
     let discover = &cases["discover"];
@@ -107,17 +121,15 @@ async fn typescript_client_discovers_the_provider_and_steps_up() {
     let prm = urls.iter().position(|u| *u == metadata);
     let asm = urls
         .iter()
-        .position(|u| u.starts_with(&format!("{}/.well-known/", idp.issuer)));
-    let token = urls
-        .iter()
-        .position(|u| *u == format!("{}/token", idp.issuer));
+        .position(|u| u.starts_with(&format!("{issuer}/.well-known/")));
+    let token = urls.iter().position(|u| *u == format!("{issuer}/token"));
     assert!(
         matches!((prm, asm, token), (Some(p), Some(a), Some(t)) if first_401 < p && p < a && a < t),
         "discovery order: {urls:?}"
     );
-    let tokens = token_requests(discover, &idp.issuer);
+    let tokens = token_requests(discover, issuer);
     assert_eq!(tokens.len(), 1, "{tokens:?}");
-    assert_eq!((tokens[0].1.as_str(), tokens[0].2), (url.as_str(), 200));
+    assert_eq!((tokens[0].1.as_str(), tokens[0].2), (url, 200));
     assert!(
         discover["tools"]
             .as_array()
@@ -129,7 +141,7 @@ async fn typescript_client_discovers_the_provider_and_steps_up() {
     // step_up: a tasks:read token, the 403 naming tasks:write, a second token request with the
     // union of the scopes, the retried call succeeds.
     let step_up = &cases["step_up"];
-    let forbidden = challenges(step_up, &url, 403);
+    let forbidden = challenges(step_up, url, 403);
     assert_eq!(forbidden.len(), 1, "{step_up}");
     assert!(
         forbidden[0].contains("error=\"insufficient_scope\"")
@@ -137,7 +149,7 @@ async fn typescript_client_discovers_the_provider_and_steps_up() {
             && forbidden[0].contains(&format!("resource_metadata=\"{metadata}\"")),
         "{forbidden:?}"
     );
-    let tokens = token_requests(step_up, &idp.issuer);
+    let tokens = token_requests(step_up, issuer);
     assert_eq!(tokens.len(), 2, "{tokens:?}");
     assert_eq!(tokens[0].0, "tasks:read");
     assert!(
@@ -150,21 +162,28 @@ async fn typescript_client_discovers_the_provider_and_steps_up() {
     // grant, meets the 403 again and stops with an error (its retry limit).
     let narrow = &cases["narrow"];
     assert_eq!(narrow["granted"], "tasks:read", "{narrow}");
-    let forbidden = challenges(narrow, &url, 403);
+    let forbidden = challenges(narrow, url, 403);
     assert_eq!(forbidden.len(), 2, "{narrow}");
     assert!(
         forbidden
             .iter()
-            .all(|c| c.contains("error=\"insufficient_scope\"") && c.contains("scope=\"tasks:write\"")),
+            .all(|c| c.contains("error=\"insufficient_scope\"")
+                && c.contains("scope=\"tasks:write\"")),
         "{forbidden:?}"
     );
-    assert_eq!(token_requests(narrow, &idp.issuer).len(), 2, "{narrow}");
-    assert!(narrow.get("call").is_none() && narrow["error"].is_object(), "{narrow}");
+    assert_eq!(token_requests(narrow, issuer).len(), 2, "{narrow}");
+    assert!(
+        narrow.get("call").is_none()
+            && narrow["error"]["message"]
+                .as_str()
+                .is_some_and(|m| m.contains("403 insufficient_scope")),
+        "{narrow}"
+    );
 
     // narrow_throw: no step-up; the error is the SDK's InsufficientScopeError naming the scope.
     let thrown = &cases["narrow_throw"];
-    assert_eq!(challenges(thrown, &url, 403).len(), 1, "{thrown}");
-    assert_eq!(token_requests(thrown, &idp.issuer).len(), 1, "{thrown}");
+    assert_eq!(challenges(thrown, url, 403).len(), 1, "{thrown}");
+    assert_eq!(token_requests(thrown, issuer).len(), 1, "{thrown}");
     assert_eq!(thrown["error"]["insufficientScope"], true, "{thrown}");
     assert_eq!(thrown["error"]["requiredScope"], "tasks:write", "{thrown}");
 }
