@@ -117,6 +117,8 @@ async def cases(mode: str) -> None:
     tokens = token_requests(log)
     check(mode, "discover: one token request, for this resource", len(tokens) == 1
           and tokens[0]["resource"] == URL and tokens[0]["status"] == 200, tokens)
+    check(mode, "discover: asking for the metadata's scopes_supported",
+          sorted((tokens[0]["scope"] or "").split()) == ["tasks:read", "tasks:write"], tokens)
     check(mode, "discover: protocol", outcome.get("protocol") == ("2025-11-25" if mode == "legacy" else "2026-07-28"),
           outcome)
     check(mode, "discover: list_tools", "add_task" in outcome.get("tools", []), outcome)

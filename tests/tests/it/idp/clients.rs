@@ -130,6 +130,10 @@ fn typescript_cases(cases: &Value, url: &str, metadata: &str, issuer: &str) {
     let tokens = token_requests(discover, issuer);
     assert_eq!(tokens.len(), 1, "{tokens:?}");
     assert_eq!((tokens[0].1.as_str(), tokens[0].2), (url, 200));
+    // The scope asked for is the metadata's scopes_supported (the SDK's scope selection).
+    let mut asked: Vec<&str> = tokens[0].0.split(' ').collect();
+    asked.sort_unstable();
+    assert_eq!(asked, ["tasks:read", "tasks:write"]);
     assert!(
         discover["tools"]
             .as_array()
@@ -214,5 +218,5 @@ async fn python_client_discovers_the_provider_and_steps_up() {
     .unwrap();
     // run_script checked the summary (nothing failed); the cases all ran, in both modes.
     let passed = stdout.lines().filter(|l| l.starts_with("ok ")).count();
-    assert_eq!(passed, 2 * 13, "{stdout}");
+    assert_eq!(passed, 2 * 14, "{stdout}");
 }
