@@ -1,7 +1,9 @@
 // The OpenID provider of the auth tests: oidc-provider (an OpenID Certified implementation) on
 // 127.0.0.1, a free port, issuing JWT access tokens for the resource a client names (RFC 8707
 // resource indicators) through the client-credentials grant. Keys are made at start: RS256 and
-// ES256; the client `es-client` gets ES256 tokens, the others RS256. Prints one JSON line,
+// ES256; the client `es-client` gets ES256 tokens, the others RS256. The client `narrow` may ask
+// for every scope but is granted only the read scopes (a grant narrower than the request, RFC 6749
+// §3.3: what an official client's step-up meets when the IdP will not widen). Prints one JSON line,
 // {"issuer": "http://127.0.0.1:PORT"}, then serves until killed.
 //
 //   node tests/idp/serve.mjs
@@ -13,6 +15,7 @@ const SCOPES = [
   "tasks:read", "tasks:write", "orders:read", "orders:write",
   "notes:read", "rooms:read", "rooms:book",
 ];
+const READ = SCOPES.filter((s) => s.endsWith(":read"));
 
 function privateJwk(type, options, kid, alg) {
   const jwk = generateKeyPairSync(type, options).privateKey.export({ format: "jwk" });
@@ -27,6 +30,7 @@ const clients = [
   ["reader", "tasks:read orders:read notes:read rooms:read"],
   ["writer", SCOPES.join(" ")],
   ["es-client", SCOPES.join(" ")],
+  ["narrow", SCOPES.join(" ")],
 ].map(([id, scope]) => ({
   client_id: id,
   client_secret: `${id}-secret`,
@@ -53,7 +57,7 @@ server.listen(0, "127.0.0.1", () => {
         defaultResource: (_ctx, _client, oneOf) => oneOf,
         useGrantedResource: () => true,
         getResourceServerInfo: (_ctx, resource, client) => ({
-          scope: SCOPES.join(" "),
+          scope: (client.clientId === "narrow" ? READ : SCOPES).join(" "),
           audience: resource,
           accessTokenTTL: 600,
           accessTokenFormat: "jwt",

@@ -15,6 +15,8 @@ use test_support::python::missing;
 use tokio::io::{AsyncBufReadExt, BufReader};
 use tokio::process::{Child, Command};
 
+mod clients;
+
 /// The provider, killed when dropped.
 struct Provider {
     issuer: String,
