@@ -28,11 +28,17 @@ pub struct AuthArgs {
     /// The environment variable holding the introspection client's secret.
     #[arg(long, value_name = "VAR", requires = "auth_client_id")]
     pub auth_client_secret_env: Option<String>,
+    /// How many verified tokens are remembered, so that a token presented again is not verified
+    /// again (default 10,000; 0: every request's token is verified, its signature or by
+    /// introspection).
+    #[arg(long, value_name = "ENTRIES", requires = "auth_issuer")]
+    pub auth_token_cache: Option<usize>,
 }
 
 impl AuthArgs {
     /// The resource server these flags ask for (`None` without `--auth-issuer`); verified
-    /// tokens are cached ([`CachedValidator`], 60 s at most for introspected ones).
+    /// tokens are cached ([`CachedValidator`], 60 s at most for introspected ones) unless
+    /// `--auth-token-cache 0`.
     pub fn resource_server(&self) -> io::Result<Option<ResourceServer>> {
         let Some(issuer) = &self.auth_issuer else {
             return Ok(None);
@@ -53,17 +59,30 @@ impl AuthArgs {
                     };
                     builder = builder.client_credentials(id, secret);
                 }
-                let validator = CachedValidator::new(builder.build().map_err(invalid)?)
-                    .max_age(std::time::Duration::from_secs(60));
-                ResourceServer::new(issuer, validator)
+                let validator = builder.build().map_err(invalid)?;
+                match self.auth_token_cache {
+                    Some(0) => ResourceServer::new(issuer, validator),
+                    entries => ResourceServer::new(
+                        issuer,
+                        CachedValidator::new(validator)
+                            .capacity(entries.unwrap_or(10_000))
+                            .max_age(std::time::Duration::from_secs(60)),
+                    ),
+                }
             }
             None => {
                 let mut builder = JwtValidator::builder(issuer);
                 if let Some(aud) = &self.auth_audience {
                     builder = builder.audience(aud);
                 }
-                let validator = CachedValidator::new(builder.build().map_err(invalid)?);
-                ResourceServer::new(issuer, validator)
+                let validator = builder.build().map_err(invalid)?;
+                match self.auth_token_cache {
+                    Some(0) => ResourceServer::new(issuer, validator),
+                    entries => ResourceServer::new(
+                        issuer,
+                        CachedValidator::new(validator).capacity(entries.unwrap_or(10_000)),
+                    ),
+                }
             }
         };
         if let Some(resource) = &self.auth_resource {

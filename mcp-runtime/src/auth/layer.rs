@@ -277,18 +277,22 @@ async fn admit(
         });
     }
     let resource = shared.resource(request.headers());
-    let metadata = metadata_url(&resource);
+    // The metadata URL is only written into a refusal's challenge: built then, not per request.
+    let metadata = || metadata_url(&resource);
     if request.uri().query().is_some_and(has_token_parameter) {
         return Err(bad_request(
             "an access token in the query string is refused; send it in the Authorization header",
-            &metadata,
+            &metadata(),
         ));
     }
     let (mut parts, body) = request.into_parts();
     let mut given = parts.headers.get_all(header::AUTHORIZATION).iter();
     let first = given.next().cloned();
     if given.next().is_some() {
-        return Err(bad_request("more than one Authorization header", &metadata));
+        return Err(bad_request(
+            "more than one Authorization header",
+            &metadata(),
+        ));
     }
     let bytes = if parts.method == Method::POST {
         read_body(body, shared.max_body, shared.body_timeout).await?
@@ -301,7 +305,7 @@ async fn admit(
         None => {
             return Err(Denial {
                 status: StatusCode::UNAUTHORIZED,
-                challenge: Some(challenge(&metadata, &needed, None)),
+                challenge: Some(challenge(&metadata(), &needed, None)),
                 message: "Unauthorized: a bearer token is required".into(),
             });
         }
@@ -313,7 +317,11 @@ async fn admit(
             tracing::info!(reason = %why, "refused an invalid access token");
             return Err(Denial {
                 status: StatusCode::UNAUTHORIZED,
-                challenge: Some(challenge(&metadata, &needed, Some(("invalid_token", &why)))),
+                challenge: Some(challenge(
+                    &metadata(),
+                    &needed,
+                    Some(("invalid_token", &why)),
+                )),
                 message: format!("Unauthorized: invalid token: {why}"),
             });
         }
@@ -332,7 +340,7 @@ async fn admit(
         return Err(Denial {
             status: StatusCode::FORBIDDEN,
             challenge: Some(challenge(
-                &metadata,
+                &metadata(),
                 &needed,
                 Some(("insufficient_scope", &why)),
             )),
@@ -365,14 +373,18 @@ async fn admit(
 
 /// The token of `Authorization: Bearer <token68>` (the scheme in any case). Another scheme
 /// is no bearer token (`401`); a malformed bearer header is `400`.
-fn bearer_token(value: &HeaderValue, metadata: &str, needed: &[String]) -> Result<String, Denial> {
-    let malformed = || bad_request("a malformed Authorization header", metadata);
+fn bearer_token(
+    value: &HeaderValue,
+    metadata: impl Fn() -> String,
+    needed: &[String],
+) -> Result<String, Denial> {
+    let malformed = || bad_request("a malformed Authorization header", &metadata());
     let text = value.to_str().map_err(|_| malformed())?;
     let (scheme, token) = text.split_once(' ').unwrap_or((text, ""));
     if !scheme.eq_ignore_ascii_case("bearer") {
         return Err(Denial {
             status: StatusCode::UNAUTHORIZED,
-            challenge: Some(challenge(metadata, needed, None)),
+            challenge: Some(challenge(&metadata(), needed, None)),
             message: "Unauthorized: a bearer token is required".into(),
         });
     }
@@ -385,11 +397,20 @@ fn bearer_token(value: &HeaderValue, metadata: &str, needed: &[String]) -> Resul
 
 /// RFC 6750 §2.1's `b64token`: `1*( ALPHA / DIGIT / "-" / "." / "_" / "~" / "+" / "/" ) *"="`.
 fn is_token68(token: &str) -> bool {
+    /// The bytes of a `b64token` but `=`, one lookup each.
+    const B64TOKEN: [bool; 256] = {
+        let mut table = [false; 256];
+        let mut b = 0;
+        while b < 256 {
+            let c = b as u8;
+            table[b] =
+                c.is_ascii_alphanumeric() || matches!(c, b'-' | b'.' | b'_' | b'~' | b'+' | b'/');
+            b += 1;
+        }
+        table
+    };
     let body = token.trim_end_matches('=');
-    !body.is_empty()
-        && body
-            .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || b"-._~+/".contains(&b))
+    !body.is_empty() && body.bytes().all(|b| B64TOKEN[usize::from(b)])
 }
 
 /// Whether a query string carries `access_token` (RFC 6750 §2.3, refused here).
