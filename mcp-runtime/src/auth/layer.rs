@@ -309,7 +309,7 @@ async fn admit(
                 message: "Unauthorized: a bearer token is required".into(),
             });
         }
-        Some(value) => bearer_token(&value, &metadata, &needed)?,
+        Some(value) => bearer_token(&value, metadata, &needed)?,
     };
     let principal = match shared.auth.validator.validate(&token, &resource).await {
         Ok(principal) => Arc::new(principal),
