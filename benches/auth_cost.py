@@ -104,58 +104,16 @@ def cpu_seconds(pid):
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-def http_cpu(binary, n, issuer=None, alg=None, cache=True):
-    """The server's CPU seconds per call over n calls, after 2,000 warm-up calls."""
-    command = [binary, "--http", "127.0.0.1:0"]
+def serve_and_call(binary, warm_up, n, issuer=None, alg=None, cache=True, wrapper=()):
+    """Starts the server (under `wrapper`, e.g. valgrind), makes warm_up + n calls of the `valid`
+    workload, each answer checked, stops it with SIGTERM: the server's CPU seconds over the n."""
+    command = list(wrapper) + [binary, "--http", "127.0.0.1:0"]
     if issuer:
         command += ["--auth-issuer", issuer]
         if not cache:
             command += ["--auth-token-cache", "0"]
     env = dict(os.environ, RUST_LOG="off")
     server = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env)
-    try:
-        addr = None
-        for line in server.stderr:
-            m = re.match(rb"listening on http://([^/]+)/mcp", line)
-            if m:
-                addr = m.group(1).decode()
-                break
-        host, port = addr.rsplit(":", 1)
-        conn = http.client.HTTPConnection(host, int(port))
-        headers = {"Content-Type": "application/json",
-                   "Accept": "application/json, text/event-stream",
-                   "MCP-Protocol-Version": "2026-07-28", "Mcp-Method": "tools/call"}
-        if issuer:
-            headers["Authorization"] = "Bearer " + token(issuer, "http://%s/mcp" % addr, alg)
-        start = None
-        for i in range(2000 + n):
-            if i == 2000:
-                start = cpu_seconds(server.pid)
-            body, _, tool = request("valid", i, META)
-            conn.request("POST", "/mcp", body, dict(headers, **{"Mcp-Name": tool}))
-            answer = conn.getresponse()
-            answer.read()
-            if answer.status != 200:
-                sys.exit("unexpected status %d" % answer.status)
-        used = cpu_seconds(server.pid) - start
-        conn.close()
-    finally:
-        server.send_signal(signal.SIGTERM)
-        server.wait()
-    return used / n
-
-
-def http_ir(binary, n, tmp, issuer=None, alg=None, cache=True):
-    label = "none" if issuer is None else "%s-%s" % (alg, "cache" if cache else "nocache")
-    out_file = os.path.join(tmp, "auth-%s-%d.out" % (label, n))
-    command = [binary, "--http", "127.0.0.1:0"]
-    if issuer:
-        command += ["--auth-issuer", issuer]
-        if not cache:
-            command += ["--auth-token-cache", "0"]
-    env = dict(os.environ, RUST_LOG="off")
-    server = subprocess.Popen(valgrind(out_file) + command,
-                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env)
     try:
         addr = None
         for line in server.stderr:
@@ -171,19 +129,35 @@ def http_ir(binary, n, tmp, issuer=None, alg=None, cache=True):
                    "Accept": "application/json, text/event-stream",
                    "MCP-Protocol-Version": "2026-07-28", "Mcp-Method": "tools/call"}
         if issuer:
-            bearer = token(issuer, "http://%s/mcp" % addr, alg)
-            headers["Authorization"] = "Bearer " + bearer
-        for i in list(range(200)) + list(range(n)):
+            headers["Authorization"] = "Bearer " + token(issuer, "http://%s/mcp" % addr, alg)
+        start = cpu_seconds(server.pid)
+        for i in range(warm_up + n):
+            if i == warm_up:
+                start = cpu_seconds(server.pid)
             body, _, tool = request("valid", i, META)
             conn.request("POST", "/mcp", body, dict(headers, **{"Mcp-Name": tool}))
             answer = conn.getresponse()
             text = answer.read()
             if answer.status != 200 or b'"id":%d' % (1000 + i) not in text:
-                sys.exit("%s: unexpected answer %d %r" % (label, answer.status, text[:300]))
+                sys.exit("unexpected answer %d %r" % (answer.status, text[:300]))
+        used = cpu_seconds(server.pid) - start
         conn.close()
     finally:
         server.send_signal(signal.SIGTERM)
         server.wait()
+    return used
+
+
+def http_cpu(binary, n, issuer=None, alg=None, cache=True):
+    """The server's CPU seconds per call over n calls, after 2,000 warm-up calls."""
+    return serve_and_call(binary, 2000, n, issuer, alg, cache) / n
+
+
+def http_ir(binary, n, tmp, issuer=None, alg=None, cache=True):
+    """The instructions of a server that answered 200 warm-up calls and n calls."""
+    label = "none" if issuer is None else "%s-%s" % (alg, "cache" if cache else "nocache")
+    out_file = os.path.join(tmp, "auth-%s-%d.out" % (label, n))
+    serve_and_call(binary, 200, n, issuer, alg, cache, wrapper=valgrind(out_file))
     return total_ir(out_file)
 
 
