@@ -147,6 +147,11 @@ impl ScopePolicy {
             all.insert(broader.clone());
             all.extend(narrower.iter().cloned());
         }
+        if let Some(DeclaredResources(table)) = &self.declared_resources {
+            for spec in table.specs() {
+                all.extend(spec.scopes.iter().map(|s| (*s).to_owned()));
+            }
+        }
         all.remove("offline_access");
         all.into_iter().collect()
     }

@@ -63,12 +63,18 @@ fn notice() -> String {
     "closed on Sunday".into()
 }
 
+/// The desk's audit log: a scope no tool or prompt declares.
+#[resource(uri = "audit://log", scopes = ["audit:read"])]
+fn audit_log() -> String {
+    "nothing happened".into()
+}
+
 async fn serve(idp: &idp::Idp) -> Served {
     let server = Server::builder("desk", "1.0.0")
         .tools(tools![close_ticket, Desk])
         .state(Desk)
         .prompts(prompts![draft_reply])
-        .resources(resources![notice, ticket])
+        .resources(resources![notice, ticket, audit_log])
         .scope_implies("tickets:write", "tickets:read")
         .build()
         .unwrap();
@@ -217,6 +223,21 @@ async fn scopes_declared_on_the_items_are_checked_and_published() {
             json!({"uri": "tickets://notice"}),
             None,
         ),
+        // A resource's scope that nothing else declares.
+        (
+            "tickets:write",
+            "resources/read",
+            "audit://log",
+            json!({"uri": "audit://log"}),
+            Some("audit:read"),
+        ),
+        (
+            "audit:read",
+            "resources/read",
+            "audit://log",
+            json!({"uri": "audit://log"}),
+            None,
+        ),
     ];
     for (scope, method, name, params, refused) in cases {
         let (status, challenge, body) = request(url, &token(scope), method, name, params).await;
@@ -234,7 +255,8 @@ async fn scopes_declared_on_the_items_are_checked_and_published() {
         }
     }
 
-    // The metadata lists every scope declared, on the items and on the builder.
+    // The metadata lists every scope declared, on the items (a resource's alone too) and on the
+    // builder.
     let metadata = reqwest::get(format!(
         "http://{}/.well-known/oauth-protected-resource/mcp",
         served.addr
@@ -244,6 +266,11 @@ async fn scopes_declared_on_the_items_are_checked_and_published() {
     let doc: Value = serde_json::from_str(&metadata.text().await.unwrap()).unwrap();
     assert_eq!(
         doc["scopes_supported"],
-        json!(["tickets:read", "tickets:reopen", "tickets:write"])
+        json!([
+            "audit:read",
+            "tickets:read",
+            "tickets:reopen",
+            "tickets:write"
+        ])
     );
 }
