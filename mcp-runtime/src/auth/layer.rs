@@ -1,10 +1,11 @@
 //! The check in front of the endpoint: the token read from the one `Authorization` header,
-//! validated for the resource, the scopes the request needs, the session's owner; then the
-//! request goes on with its [`Principal`] (the header removed), or the challenge comes back.
+//! validated for the resource, the scopes the request needs; then the request goes on with its
+//! [`Principal`] (the header removed), or the challenge comes back. A session's owner is
+//! checked by the endpoint against the session's record (`SessionRecord::owner`).
 
-use std::collections::{HashMap, VecDeque};
+use std::borrow::Cow;
 use std::convert::Infallible;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::task::{Context as TaskContext, Poll};
 use std::time::Duration;
 
@@ -19,12 +20,8 @@ use serde_json::{Value, json};
 
 use super::server::{challenge, metadata_url};
 use super::{Principal, ResourceServer, TokenError, canonical_resource};
-use crate::context::connection::lock;
 use crate::context::principal::serve_as;
 use crate::error::codes;
-
-/// The session header of the handshake era (the transport's `SESSION_ID`).
-const SESSION_ID: &str = "mcp-session-id";
 
 /// What the checks of one endpoint share.
 struct Shared {
@@ -32,62 +29,43 @@ struct Shared {
     path: String,
     max_body: usize,
     body_timeout: Duration,
-    bindings: Mutex<Bindings>,
 }
 
-/// The owner of each handshake-era session this endpoint opened (or first saw).
-#[derive(Default)]
-struct Bindings {
-    owners: HashMap<String, String>,
-    order: VecDeque<String>,
-}
+/// The check of one endpoint: what the router's layer runs, and what the listener runs itself
+/// in front of the endpoint at a literal path (no router between them, as without auth).
+#[derive(Clone)]
+pub(crate) struct Guard(Arc<Shared>);
 
-impl Bindings {
-    /// Whether `owner` may use `session`: `Some(true)` when bound to it, `Some(false)` when
-    /// bound to another, `None` when unknown (bound to its first user once the endpoint
-    /// served it, so a made-up id takes no room).
-    fn admit(&self, session: &str, owner: &str) -> Option<bool> {
-        self.owners.get(session).map(|known| known == owner)
+impl Guard {
+    /// The check of the endpoint at `path` behind `auth`.
+    pub(crate) fn new(
+        path: &str,
+        auth: &ResourceServer,
+        max_body: usize,
+        body_timeout: Duration,
+    ) -> Guard {
+        Guard(Arc::new(Shared {
+            auth: auth.clone(),
+            path: path.to_owned(),
+            max_body,
+            body_timeout,
+        }))
     }
 
-    fn bind(&mut self, session: &str, owner: &str, cap: usize) {
-        while self.owners.len() >= cap {
-            let Some(oldest) = self.order.pop_front() else {
-                break;
-            };
-            self.owners.remove(&oldest);
-        }
-        if self
-            .owners
-            .insert(session.to_owned(), owner.to_owned())
-            .is_none()
-        {
-            self.order.push_back(session.to_owned());
-        }
-    }
-
-    fn forget(&mut self, session: &str) {
-        if self.owners.remove(session).is_some() {
-            self.order.retain(|s| s != session);
-        }
+    /// `request` checked, then served by `inner`; or refused.
+    pub(crate) async fn serve<S>(&self, inner: S, request: Request) -> Response
+    where
+        S: tower::Service<Request, Response = Response, Error = Infallible>,
+    {
+        check(self.0.clone(), inner, request).await
     }
 }
 
-/// `router` (the endpoint at `path`) behind `auth`, with the Protected Resource Metadata routes.
-pub(crate) fn protect(
-    router: Router,
-    path: &str,
-    auth: &ResourceServer,
-    max_body: usize,
-    body_timeout: Duration,
-) -> Router {
-    let shared = Arc::new(Shared {
-        auth: auth.clone(),
-        path: path.to_owned(),
-        max_body,
-        body_timeout,
-        bindings: Mutex::new(Bindings::default()),
-    });
+/// `router` (the endpoint at the guard's path) behind `guard`, with the Protected Resource
+/// Metadata routes.
+pub(crate) fn protect(router: Router, guard: &Guard) -> Router {
+    let shared = guard.0.clone();
+    let path = shared.path.clone();
     let guarded = router.route_layer(AuthLayer(shared.clone()));
     let root = "/.well-known/oauth-protected-resource";
     let mut routes = Router::new().route(root, axum::routing::get(metadata));
@@ -114,16 +92,16 @@ async fn metadata(State(shared): State<Arc<Shared>>, request: Request) -> Respon
 
 impl Shared {
     /// The canonical resource URI: configured (or the bound address's), else from `Host`.
-    fn resource(&self, headers: &HeaderMap) -> String {
+    fn resource(&self, headers: &HeaderMap) -> Cow<'_, str> {
         if let Some(resource) = &self.auth.resource {
-            return resource.clone();
+            return Cow::Borrowed(resource);
         }
         let host = headers
             .get(header::HOST)
             .and_then(|h| h.to_str().ok())
             .unwrap_or("localhost");
         let uri = format!("http://{host}{}", self.path);
-        canonical_resource(&uri).unwrap_or(uri)
+        Cow::Owned(canonical_resource(&uri).unwrap_or(uri))
     }
 }
 
@@ -227,47 +205,18 @@ where
         };
     }
     match admit(&shared, request).await {
-        Ok((request, principal, session)) => {
-            let is_delete = request.method() == Method::DELETE;
-            let owner = principal.owner_key();
-            let response = match serve_as(principal, inner.call(request)).await {
-                Ok(response) => response,
-                Err(never) => match never {},
-            };
-            let cap = shared.auth.max_bindings;
-            match session {
-                None => {
-                    if let Some(id) = response
-                        .headers()
-                        .get(SESSION_ID)
-                        .and_then(|v| v.to_str().ok())
-                    {
-                        lock(&shared.bindings).bind(id, &owner, cap);
-                    }
-                }
-                Some(id) if is_delete && response.status().is_success() => {
-                    lock(&shared.bindings).forget(&id);
-                }
-                Some(id) if response.status().is_success() => {
-                    let mut bindings = lock(&shared.bindings);
-                    if bindings.admit(&id, &owner).is_none() {
-                        bindings.bind(&id, &owner, cap);
-                    }
-                }
-                Some(_) => {}
-            }
-            response
-        }
+        Ok((request, principal)) => match serve_as(principal, inner.call(request)).await {
+            Ok(response) => response,
+            Err(never) => match never {},
+        },
         Err(denial) => denial.into_response(),
     }
 }
 
-/// The checks: the request to pass on (body buffered, `Authorization` removed), its principal,
-/// and its session id; or the refusal.
-async fn admit(
-    shared: &Shared,
-    request: Request,
-) -> Result<(Request, Arc<Principal>, Option<String>), Denial> {
+/// The checks: the request to pass on (body buffered, `Authorization` removed) and its
+/// principal; or the refusal. A session's owner is checked by the endpoint, from the session's
+/// record, which every replica shares.
+async fn admit(shared: &Shared, request: Request) -> Result<(Request, Arc<Principal>), Denial> {
     if let Err(fault) = shared.auth.check() {
         tracing::error!(%fault, "the resource server's settings are refused; refusing every request");
         return Err(Denial {
@@ -299,9 +248,15 @@ async fn admit(
     } else {
         Bytes::new()
     };
-    let message: Option<Value> = serde_json::from_slice(&bytes).ok();
-    let needed = shared.auth.policy.needed(message.as_ref());
-    let token = match first {
+    let needed = match super::peek::named(&bytes) {
+        Some(named) => shared.auth.policy.needed_by(std::slice::from_ref(&named)),
+        None if bytes.is_empty() => shared.auth.policy.needed(None),
+        None => {
+            let message: Option<Value> = serde_json::from_slice(&bytes).ok();
+            shared.auth.policy.needed(message.as_ref())
+        }
+    };
+    let token = match &first {
         None => {
             return Err(Denial {
                 status: StatusCode::UNAUTHORIZED,
@@ -309,9 +264,9 @@ async fn admit(
                 message: "Unauthorized: a bearer token is required".into(),
             });
         }
-        Some(value) => bearer_token(&value, metadata, &needed)?,
+        Some(value) => bearer_token(value, metadata, &needed)?,
     };
-    let principal = match shared.auth.validator.validate(&token, &resource).await {
+    let principal = match shared.auth.validator.validate(token, &resource).await {
         Ok(principal) => Arc::new(principal),
         Err(TokenError::Invalid(why)) => {
             tracing::info!(reason = %why, "refused an invalid access token");
@@ -347,37 +302,17 @@ async fn admit(
             message: format!("Forbidden: {why}"),
         });
     }
-    let session = parts
-        .headers
-        .get(SESSION_ID)
-        .and_then(|v| v.to_str().ok())
-        .map(str::to_owned);
-    if let Some(id) = &session
-        && lock(&shared.bindings).admit(id, &principal.owner_key()) == Some(false)
-    {
-        tracing::warn!("a session was presented with another subject's token");
-        return Err(Denial {
-            status: StatusCode::NOT_FOUND,
-            challenge: None,
-            message: "Not Found: no such session".into(),
-        });
-    }
     parts.headers.remove(header::AUTHORIZATION);
-    parts.extensions.insert(principal.clone());
-    Ok((
-        Request::from_parts(parts, Body::from(bytes)),
-        principal,
-        session,
-    ))
+    Ok((Request::from_parts(parts, Body::from(bytes)), principal))
 }
 
 /// The token of `Authorization: Bearer <token68>` (the scheme in any case). Another scheme
 /// is no bearer token (`401`); a malformed bearer header is `400`.
-fn bearer_token(
-    value: &HeaderValue,
+fn bearer_token<'v>(
+    value: &'v HeaderValue,
     metadata: impl Fn() -> String,
     needed: &[String],
-) -> Result<String, Denial> {
+) -> Result<&'v str, Denial> {
     let malformed = || bad_request("a malformed Authorization header", &metadata());
     let text = value.to_str().map_err(|_| malformed())?;
     let (scheme, token) = text.split_once(' ').unwrap_or((text, ""));
@@ -392,7 +327,7 @@ fn bearer_token(
     if !is_token68(token) {
         return Err(malformed());
     }
-    Ok(token.to_owned())
+    Ok(token)
 }
 
 /// RFC 6750 §2.1's `b64token`: `1*( ALPHA / DIGIT / "-" / "." / "_" / "~" / "+" / "/" ) *"="`.
@@ -449,19 +384,5 @@ mod tests {
         assert!(!is_token68("a,b"));
         assert!(has_token_parameter("x=1&access_token=abc"));
         assert!(!has_token_parameter("my_access_token=1"));
-    }
-
-    #[test]
-    fn bindings_refuse_another_owner_and_stay_bounded() {
-        let mut b = Bindings::default();
-        b.bind("s1", "alice", 2);
-        assert_eq!(b.admit("s1", "alice"), Some(true));
-        assert_eq!(b.admit("s1", "mallory"), Some(false));
-        assert_eq!(b.admit("s9", "mallory"), None);
-        b.bind("s2", "bob", 2);
-        b.bind("s3", "carol", 2);
-        assert_eq!(b.owners.len(), 2);
-        b.forget("s3");
-        assert_eq!(b.owners.len(), 1);
     }
 }

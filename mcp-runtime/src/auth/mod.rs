@@ -17,6 +17,7 @@
 //! | `server.rs` | `ResourceServer`: the settings; Protected Resource Metadata; the challenges |
 //! | `declare.rs` | the scope methods of `ServerBuilder` (always there, whatever the features) |
 //! | `layer.rs` | the tower service that checks each request of the endpoint |
+//! | `peek.rs` | the method and the tool, prompt or resource a body names, read without a `Value` |
 //!
 //! ```no_run
 //! # use mcp_runtime::prelude::*;
@@ -52,6 +53,8 @@ mod jwt;
 #[cfg(feature = "auth")]
 mod layer;
 #[cfg(feature = "auth")]
+mod peek;
+#[cfg(feature = "auth")]
 mod server;
 
 #[cfg(feature = "auth")]
@@ -78,7 +81,7 @@ pub use jwt::{DEFAULT_ALGORITHMS, DEFAULT_MAX_TOKEN_BYTES, JwtValidator, JwtVali
 pub use server::{ResourceServer, canonical_resource};
 
 #[cfg(feature = "auth")]
-pub(crate) use layer::protect;
+pub(crate) use layer::{Guard, protect};
 
 /// Why a token was refused.
 #[cfg(feature = "auth")]

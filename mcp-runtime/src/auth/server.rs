@@ -19,7 +19,6 @@ pub struct ResourceServer {
     pub(crate) authorization_servers: Vec<String>,
     pub(crate) resource: Option<String>,
     pub(crate) policy: ScopePolicy,
-    pub(crate) max_bindings: usize,
     /// Settings refused (a bad scope token, a bad resource URI): serving fails with them.
     pub(crate) faults: Vec<String>,
 }
@@ -35,7 +34,6 @@ impl ResourceServer {
             authorization_servers: vec![issuer.into()],
             resource: None,
             policy: ScopePolicy::default(),
-            max_bindings: 10_000,
             faults: Vec::new(),
         }
     }
@@ -57,63 +55,7 @@ impl ResourceServer {
         self
     }
 
-    /// A scope every request needs.
-    pub fn require_scope(mut self, scope: impl Into<String>) -> Self {
-        self.policy.require(scope.into());
-        self
-    }
-
-    /// `broader` implies `narrower`: a token holding `broader` passes a check for `narrower`
-    /// (transitively: `tasks:admin` ⊃ `tasks:write` ⊃ `tasks:read`).
-    pub fn scope_implies(
-        mut self,
-        broader: impl Into<String>,
-        narrower: impl Into<String>,
-    ) -> Self {
-        self.policy.imply(broader.into(), narrower.into());
-        self
-    }
-
-    /// The scopes `tools/call` of the tool `name` needs (all of them).
-    pub fn tool_scopes<S: Into<String>>(
-        mut self,
-        name: impl Into<String>,
-        scopes: impl IntoIterator<Item = S>,
-    ) -> Self {
-        let scopes = scopes.into_iter().map(Into::into).collect();
-        self.policy.tool(name.into(), scopes);
-        self
-    }
-
-    /// The scopes `prompts/get` of the prompt `name` needs.
-    pub fn prompt_scopes<S: Into<String>>(
-        mut self,
-        name: impl Into<String>,
-        scopes: impl IntoIterator<Item = S>,
-    ) -> Self {
-        let scopes = scopes.into_iter().map(Into::into).collect();
-        self.policy.prompt(name.into(), scopes);
-        self
-    }
-
-    /// The scopes `resources/read` of a URI starting with `prefix` needs (the longest prefix
-    /// that matches decides).
-    pub fn resource_scopes<S: Into<String>>(
-        mut self,
-        prefix: impl Into<String>,
-        scopes: impl IntoIterator<Item = S>,
-    ) -> Self {
-        let scopes = scopes.into_iter().map(Into::into).collect();
-        self.policy.resource(prefix.into(), scopes);
-        self
-    }
-
-    setters! {
-        /// The most handshake-era sessions whose owner is remembered (default 10,000): past it
-        /// the oldest binding is forgotten, and that session is then bound to the next subject
-        /// that uses it.
-        pub fn max_session_bindings(n: usize) => max_bindings = n.max(1);
-    }
+    scope_methods!(policy);
 
     /// These settings with `uri` as the resource unless one was set.
     pub(crate) fn default_resource(mut self, uri: &str) -> Self {

@@ -9,9 +9,15 @@ use serde_json::{Map, Value};
 /// when it expires, and every claim of the token (or of the introspection answer).
 ///
 /// A tool reads it through `Context::principal` (feature `auth`); the raw token is never part
-/// of it.
+/// of it. A clone shares the claims (one reference count): the verified-token cache hands one
+/// out on every call.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Principal {
+    fields: std::sync::Arc<Fields>,
+}
+
+#[derive(Debug, PartialEq)]
+struct Fields {
     subject: Option<String>,
     client_id: Option<String>,
     scopes: Vec<String>,
@@ -35,62 +41,86 @@ impl Principal {
             .and_then(Value::as_u64)
             .map(|s| UNIX_EPOCH + Duration::from_secs(s));
         Principal {
-            subject,
-            client_id,
-            scopes,
-            expires_at,
-            claims,
+            fields: std::sync::Arc::new(Fields {
+                subject,
+                client_id,
+                scopes,
+                expires_at,
+                claims,
+            }),
         }
     }
 
     /// The subject (`sub`): the end user, or for a client-credentials token the client itself.
     pub fn subject(&self) -> Option<&str> {
-        self.subject.as_deref()
+        self.fields.subject.as_deref()
     }
 
     /// The OAuth client the token was issued to.
     pub fn client_id(&self) -> Option<&str> {
-        self.client_id.as_deref()
+        self.fields.client_id.as_deref()
     }
 
     /// The scopes the token grants, as the authorization server wrote them (no hierarchy applied).
     pub fn scopes(&self) -> &[String] {
-        &self.scopes
+        &self.fields.scopes
     }
 
     /// Whether the token lists `scope` itself (no hierarchy applied; the endpoint's checks apply
     /// the server's hierarchy).
     pub fn has_scope(&self, scope: &str) -> bool {
-        self.scopes.iter().any(|s| s == scope)
+        self.fields.scopes.iter().any(|s| s == scope)
     }
 
     /// When the token expires.
     pub fn expires_at(&self) -> Option<SystemTime> {
-        self.expires_at
+        self.fields.expires_at
     }
 
     /// The issuer (`iss`), when the token names one.
     pub fn issuer(&self) -> Option<&str> {
-        self.claims.get("iss").and_then(Value::as_str)
+        self.fields.claims.get("iss").and_then(Value::as_str)
     }
 
     /// Every claim, as verified.
     pub fn claims(&self) -> &Map<String, Value> {
-        &self.claims
+        &self.fields.claims
     }
 
     /// A custom claim read as `T` (a tenant id, a role list): `None` when absent, `Some(Err)` when
     /// present but not a `T`.
     pub fn claim<T: DeserializeOwned>(&self, name: &str) -> Option<Result<T, serde_json::Error>> {
-        self.claims.get(name).map(T::deserialize)
+        self.fields.claims.get(name).map(T::deserialize)
     }
 
-    /// A key that names this principal across requests: issuer and subject (or client, for a
-    /// token without a subject). Sessions and tasks are bound to it.
+    /// A key that names this principal across requests: the issuer and the subject (`sub`), or
+    /// for a token without a subject the client it was issued to, marked apart so that a
+    /// client id never names a user of the same name. Sessions and tasks are bound to it.
     #[cfg_attr(not(feature = "auth"), allow(dead_code))]
     pub(crate) fn owner_key(&self) -> String {
-        let who = self.subject().or(self.client_id()).unwrap_or("");
-        format!("{}\u{1f}{}", self.issuer().unwrap_or(""), who)
+        let (issuer, kind, who) = self.owner_parts();
+        format!("{issuer}\u{1f}{kind}\u{1f}{who}")
+    }
+
+    /// Whether `key` is this principal's [owner key](Self::owner_key), compared without
+    /// building it (once per request of a session).
+    #[cfg_attr(not(feature = "auth"), allow(dead_code))]
+    pub(crate) fn is_owner(&self, key: &str) -> bool {
+        let (issuer, kind, who) = self.owner_parts();
+        key.strip_prefix(issuer)
+            .and_then(|rest| rest.strip_prefix('\u{1f}'))
+            .and_then(|rest| rest.strip_prefix(kind))
+            .and_then(|rest| rest.strip_prefix('\u{1f}'))
+            == Some(who)
+    }
+
+    fn owner_parts(&self) -> (&str, &str, &str) {
+        let issuer = self.issuer().unwrap_or("");
+        match (self.subject(), self.client_id()) {
+            (Some(subject), _) => (issuer, "sub", subject),
+            (None, Some(client)) => (issuer, "client", client),
+            (None, None) => (issuer, "none", ""),
+        }
     }
 }
 
@@ -153,6 +183,25 @@ mod tests {
         assert_eq!(p.client_id(), Some("cli"));
         assert!(p.has_scope("x") && !p.has_scope("z"));
         assert!(principal(json!({})).scopes().is_empty());
+    }
+
+    #[test]
+    fn the_owner_key_is_issuer_and_subject_and_is_owner_agrees() {
+        let alice = principal(json!({"iss": "https://idp", "sub": "alice", "client_id": "c"}));
+        let key = alice.owner_key();
+        assert!(alice.is_owner(&key));
+        let bob = principal(json!({"iss": "https://idp", "sub": "bob", "client_id": "c"}));
+        assert!(!bob.is_owner(&key));
+        let elsewhere = principal(json!({"iss": "https://other", "sub": "alice"}));
+        assert!(!elsewhere.is_owner(&key));
+        // A token without `sub` is owned by its client, which never passes for a user of the
+        // same name.
+        let client = principal(json!({"iss": "https://idp", "client_id": "alice"}));
+        assert!(!client.is_owner(&key));
+        assert!(client.is_owner(&client.owner_key()));
+        assert!(!alice.is_owner("https://idp\u{1f}sub\u{1f}alicex"));
+        assert!(!alice.is_owner("https://idp\u{1f}sub\u{1f}"));
+        assert!(!alice.is_owner("https://idpsubalice"));
     }
 
     #[test]

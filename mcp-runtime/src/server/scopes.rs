@@ -4,6 +4,7 @@
 //! (feature `auth`) checks them and lists them in its metadata; stdio ignores them (a stdio
 //! server takes its credentials from its environment).
 
+use std::borrow::Cow;
 use std::collections::{BTreeSet, HashMap};
 
 use serde_json::Value;
@@ -160,40 +161,41 @@ impl ScopePolicy {
     /// and those of each tool called, prompt got and resource read. Without a body (`GET`,
     /// `DELETE`), the server-wide ones.
     pub fn needed(&self, body: Option<&Value>) -> Vec<String> {
-        let mut needed: Vec<String> = self.required.clone();
-        let mut add = |scopes: Option<&Vec<String>>| {
-            for s in scopes.into_iter().flatten() {
-                if !needed.contains(s) {
-                    needed.push(s.clone());
-                }
-            }
-        };
-        let messages: Vec<&Value> = match body {
-            Some(Value::Array(items)) => items.iter().collect(),
-            Some(one) => vec![one],
+        let messages: Vec<Named<'_>> = match body {
+            Some(Value::Array(items)) => items.iter().map(Named::of).collect(),
+            Some(one) => vec![Named::of(one)],
             None => Vec::new(),
         };
+        self.needed_by(&messages)
+    }
+
+    /// [`needed`](Self::needed) for the names already read from each message of a body.
+    pub(crate) fn needed_by(&self, messages: &[Named<'_>]) -> Vec<String> {
+        let mut needed: Vec<String> = self.required.clone();
+        let mut add = |scope: &str| {
+            if !needed.iter().any(|s| s == scope) {
+                needed.push(scope.to_owned());
+            }
+        };
         for message in messages {
-            let params = message.get("params");
-            let text = |key: &str| params.and_then(|p| p.get(key)).and_then(Value::as_str);
-            match message.get("method").and_then(Value::as_str) {
-                Some("tools/call") => add(text("name").and_then(|n| self.tools.get(n))),
-                Some("prompts/get") => add(text("name").and_then(|n| self.prompts.get(n))),
-                Some("resources/read") => {
-                    add(text("uri").and_then(|uri| {
-                        self.resources
-                            .iter()
-                            .find(|(prefix, _)| uri.starts_with(prefix.as_str()))
-                            .map(|(_, scopes)| scopes)
-                    }));
-                    let declared = self.declared_resources.as_ref().zip(text("uri"));
-                    if let Some((spec, _)) = declared.and_then(|(r, uri)| r.0.find(uri)) {
-                        let scopes: Vec<String> =
-                            spec.scopes.iter().map(|s| (*s).to_owned()).collect();
-                        add(Some(&scopes));
-                    }
-                }
-                _ => {}
+            let (name, uri) = (message.name.as_deref(), message.uri.as_deref());
+            let listed = match message.method.as_deref() {
+                Some("tools/call") => name.and_then(|n| self.tools.get(n)),
+                Some("prompts/get") => name.and_then(|n| self.prompts.get(n)),
+                Some("resources/read") => uri.and_then(|uri| {
+                    self.resources
+                        .iter()
+                        .find(|(prefix, _)| uri.starts_with(prefix.as_str()))
+                        .map(|(_, scopes)| scopes)
+                }),
+                _ => None,
+            };
+            listed.into_iter().flatten().for_each(|s| add(s));
+            if message.method.as_deref() == Some("resources/read")
+                && let Some((table, uri)) = self.declared_resources.as_ref().zip(uri)
+                && let Some((spec, _)) = table.0.find(uri)
+            {
+                spec.scopes.iter().for_each(|s| add(s));
             }
         }
         needed
@@ -201,6 +203,10 @@ impl ScopePolicy {
 
     /// The scopes of `needed` that `principal` lacks, the hierarchy applied.
     pub fn missing(&self, principal: &Principal, needed: &[String]) -> Vec<String> {
+        // The common case, every scope held as the token lists it, needs no closure.
+        if needed.iter().all(|s| principal.has_scope(s)) {
+            return Vec::new();
+        }
         let mut held: BTreeSet<&str> = BTreeSet::new();
         let mut stack: Vec<&str> = principal.scopes().iter().map(String::as_str).collect();
         while let Some(scope) = stack.pop() {
@@ -215,6 +221,36 @@ impl ScopePolicy {
             .filter(|s| !held.contains(s.as_str()))
             .cloned()
             .collect()
+    }
+}
+
+/// What one message names that scopes attach to: its `method`, and the `name` (a tool, a
+/// prompt) or `uri` (a resource) of its `params`.
+#[derive(Debug, Default, PartialEq)]
+pub(crate) struct Named<'a> {
+    pub(crate) method: Option<Cow<'a, str>>,
+    pub(crate) name: Option<Cow<'a, str>>,
+    pub(crate) uri: Option<Cow<'a, str>>,
+}
+
+impl<'a> Named<'a> {
+    /// The names of a message read as a `Value` (a member of another type names nothing).
+    pub(crate) fn of(message: &'a Value) -> Named<'a> {
+        let params = message.get("params");
+        let text = |key: &str| {
+            params
+                .and_then(|p| p.get(key))
+                .and_then(Value::as_str)
+                .map(Cow::Borrowed)
+        };
+        Named {
+            method: message
+                .get("method")
+                .and_then(Value::as_str)
+                .map(Cow::Borrowed),
+            name: text("name"),
+            uri: text("uri"),
+        }
     }
 }
 

@@ -1,12 +1,14 @@
 //! Everything around the battery: metadata, the principal in the tool, a session bound to its
 //! creator, key rotation, an unreachable JWKS with and without keys held, introspection.
 
+use std::sync::Arc;
 use std::sync::atomic::Ordering;
 use std::time::Duration;
 
 use jsonwebtoken::Algorithm;
 use mcp_runtime::auth::{CachedValidator, IntrospectionValidator, JwtValidator};
 use mcp_runtime::transport::http::HttpOptions;
+use mcp_runtime::transport::http::store::MemorySessionStore;
 use serde_json::{Value, json};
 use test_support::http::serve_guarded;
 
@@ -64,6 +66,54 @@ async fn the_tool_sees_the_principal_never_the_token() {
     assert!(!answer.body.contains(&token));
 }
 
+/// A POST of `body` to `url` with `token`, on `session` if given (handshake era).
+async fn post(url: &str, token: &str, session: Option<&str>, body: Value) -> reqwest::Response {
+    let mut request = reqwest::Client::new()
+        .post(url)
+        .header("content-type", "application/json")
+        .header("accept", "application/json, text/event-stream")
+        .header("authorization", format!("Bearer {token}"))
+        .body(body.to_string());
+    if let Some(id) = session {
+        request = request
+            .header("mcp-session-id", id)
+            .header("mcp-protocol-version", "2025-11-25");
+    }
+    request.send().await.unwrap()
+}
+
+/// Opens a session at `url` with `token`: its id.
+async fn open_session(url: &str, token: &str) -> String {
+    let init = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-11-25", "capabilities": {},
+        "clientInfo": {"name": "t", "version": "1"}}});
+    let response = post(url, token, None, init).await;
+    assert_eq!(response.status(), 200);
+    let session = response.headers()["mcp-session-id"]
+        .to_str()
+        .unwrap()
+        .to_owned();
+    let initialized = json!({"jsonrpc": "2.0", "method": "notifications/initialized"});
+    let response = post(url, token, Some(&session), initialized).await;
+    assert_eq!(response.status(), 202);
+    session
+}
+
+/// `whoami` on `session`: the status, and the tool's text when it answered.
+async fn whoami_on(url: &str, token: &str, session: &str) -> (u16, Option<String>) {
+    let whoami = json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call",
+        "params": {"name": "whoami", "arguments": {}}});
+    let response = post(url, token, Some(session), whoami).await;
+    let status = response.status().as_u16();
+    let body = response.text().await.unwrap();
+    let text = serde_json::from_str::<Value>(&body).ok().and_then(|v| {
+        v["result"]["content"][0]["text"]
+            .as_str()
+            .map(str::to_owned)
+    });
+    (status, text)
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_session_is_bound_to_the_subject_that_opened_it() {
     let idp = idp::start(&["rsa"]).await;
@@ -76,48 +126,70 @@ async fn a_session_is_bound_to_the_subject_that_opened_it() {
     let mut bob_claims = claims(&idp.issuer, &served.url, "tasks:read");
     bob_claims["sub"] = json!("bob");
     let bob = rs(&bob_claims, "rsa", "rsa-1");
+    let session = open_session(&served.url, &alice).await;
+    assert_eq!(whoami_on(&served.url, &bob, &session).await, (404, None));
+    let (status, text) = whoami_on(&served.url, &alice, &session).await;
+    assert_eq!(status, 200);
+    assert_eq!(text.as_deref(), Some("alice of acme via cli"));
+    // `DELETE` and the `GET` stream are refused to another subject the same way.
     let client = reqwest::Client::new();
-    let post = |token: &str, session: Option<&str>, body: Value| {
-        let mut request = client
-            .post(&served.url)
-            .header("content-type", "application/json")
-            .header("accept", "application/json, text/event-stream")
+    let with = |method: reqwest::Method, token: &str| {
+        client
+            .request(method, &served.url)
+            .header("accept", "text/event-stream")
             .header("authorization", format!("Bearer {token}"))
-            .body(body.to_string());
-        if let Some(id) = session {
-            request = request
-                .header("mcp-session-id", id)
-                .header("mcp-protocol-version", "2025-11-25");
-        }
-        request.send()
+            .header("mcp-session-id", &session)
+            .header("mcp-protocol-version", "2025-11-25")
+            .send()
     };
-    let init = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
-        "protocolVersion": "2025-11-25", "capabilities": {},
-        "clientInfo": {"name": "t", "version": "1"}}});
-    let response = post(&alice, None, init).await.unwrap();
-    assert_eq!(response.status(), 200);
-    let session = response.headers()["mcp-session-id"]
-        .to_str()
-        .unwrap()
-        .to_owned();
-    let initialized = json!({"jsonrpc": "2.0", "method": "notifications/initialized"});
+    let get = with(reqwest::Method::GET, &bob).await.unwrap();
+    assert_eq!(get.status(), 404);
+    let delete = with(reqwest::Method::DELETE, &bob).await.unwrap();
+    assert_eq!(delete.status(), 404);
+    assert_eq!(whoami_on(&served.url, &alice, &session).await.0, 200);
+}
+
+/// The binding lives in the session's record: a replica that never saw the session (a fleet
+/// sharing one store) refuses its id to another subject too, and serves its owner.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_session_is_refused_to_another_subject_on_every_replica() {
+    let idp = idp::start(&["rsa"]).await;
+    let resource = "http://mcp.fleet.test/mcp";
+    let store = Arc::new(MemorySessionStore::default());
+    let mut replicas = Vec::new();
+    for _ in 0..2 {
+        let validator = JwtValidator::builder(&idp.issuer)
+            .fetch_timeout(Duration::from_secs(2))
+            .build()
+            .unwrap();
+        let auth = resource_server(&idp.issuer, validator).resource(resource);
+        let options = HttpOptions::default()
+            .authorization(auth)
+            .session_store(store.clone());
+        replicas.push(serve_guarded(&server(), options).await);
+    }
+    let alice = rs(&claims(&idp.issuer, resource, "tasks:read"), "rsa", "rsa-1");
+    let mut bob_claims = claims(&idp.issuer, resource, "tasks:read");
+    bob_claims["sub"] = json!("bob");
+    let bob = rs(&bob_claims, "rsa", "rsa-1");
+    // A token issued to a client whose id is alice's subject, without `sub`: not alice.
+    let mut client_claims = claims(&idp.issuer, resource, "tasks:read");
+    client_claims.as_object_mut().unwrap().remove("sub");
+    client_claims["client_id"] = json!("alice");
+    let client_alice = rs(&client_claims, "rsa", "rsa-1");
+
+    let session = open_session(&replicas[0].url, &alice).await;
+    let other = &replicas[1].url;
+    assert_eq!(whoami_on(other, &bob, &session).await, (404, None));
+    assert_eq!(whoami_on(other, &client_alice, &session).await, (404, None));
+    let (status, text) = whoami_on(other, &alice, &session).await;
+    assert_eq!(status, 200);
+    assert_eq!(text.as_deref(), Some("alice of acme via cli"));
+    // Served on the second replica now, still refused there to bob.
+    assert_eq!(whoami_on(other, &bob, &session).await, (404, None));
     assert_eq!(
-        post(&alice, Some(&session), initialized)
-            .await
-            .unwrap()
-            .status(),
-        202
-    );
-    let whoami = json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call",
-        "params": {"name": "whoami", "arguments": {}}});
-    let stolen = post(&bob, Some(&session), whoami.clone()).await.unwrap();
-    assert_eq!(stolen.status(), 404);
-    let own = post(&alice, Some(&session), whoami).await.unwrap();
-    assert_eq!(own.status(), 200);
-    let body: Value = serde_json::from_str(&own.text().await.unwrap()).unwrap();
-    assert_eq!(
-        body["result"]["content"][0]["text"],
-        "alice of acme via cli"
+        whoami_on(&replicas[0].url, &bob, &session).await,
+        (404, None)
     );
 }
 

@@ -49,7 +49,7 @@ impl Session {
 
     /// A session opened through another replica (or released here), served from its record.
     pub(super) fn from_record(id: &str, record: Arc<SessionRecord>) -> Arc<Session> {
-        let (conn, outgoing) = Connection::new();
+        let (conn, outgoing) = Connection::new_http();
         {
             let mut state = conn.lock_session();
             state.handshake = Some(Handshake {
@@ -172,5 +172,6 @@ pub(super) fn record_of(conn: &Connection) -> Option<Arc<SessionRecord>> {
         log_level: state.log_level,
         subscriptions: Default::default(),
         created_ms: now_ms(),
+        owner: conn.owner(),
     }))
 }

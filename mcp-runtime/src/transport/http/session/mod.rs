@@ -171,6 +171,10 @@ pub(super) async fn find_session(endpoint: &Endpoint, id: &str) -> Result<Arc<Se
         .await
         .map_err(store_failed)?;
     match (local, stored) {
+        (_, Some(record)) if !owned_by_caller(&record) => {
+            tracing::warn!(session = %id, "a session was presented with another subject's token");
+            Err(no_session())
+        }
         (Some(session), Some(record)) => {
             if let Some(subscribed) = session.refresh(record) {
                 let updates = endpoint.server.resource_updates();
@@ -236,6 +240,23 @@ impl Sessions {
     }
 }
 
+/// Whether the request being served may use the session of `record`: the session was opened
+/// without authorization, or by the principal (issuer and subject) of this request's token.
+/// Every replica reads the owner from the record, so the binding holds across a fleet.
+fn owned_by_caller(record: &SessionRecord) -> bool {
+    let Some(owner) = &record.owner else {
+        return true;
+    };
+    #[cfg(feature = "auth")]
+    return crate::context::principal::current().is_some_and(|p| p.is_owner(owner));
+    #[cfg(not(feature = "auth"))]
+    {
+        // An owner written by a replica with authorization: this one cannot tell who asks.
+        let _ = owner;
+        false
+    }
+}
+
 fn no_session() -> Refusal {
     Refusal::new(
         StatusCode::NOT_FOUND,
@@ -271,7 +292,7 @@ pub(super) async fn initialize(
     endpoint: &Endpoint,
     message: Incoming,
 ) -> Result<Response, Refusal> {
-    let (conn, outgoing) = Connection::new();
+    let (conn, outgoing) = Connection::new_http();
     let response = endpoint.server.handle(message, &conn).await;
     let Some(response) = response else {
         return Ok(StatusCode::ACCEPTED.into_response());

@@ -101,8 +101,11 @@ pub trait SessionStore: Send + Sync + 'static {
     }
 }
 
-/// What any replica needs to serve a session's next request.
+/// What any replica needs to serve a session's next request. Built by the endpoint (a store
+/// keeps it, writes it with [`to_json`](Self::to_json) and reads it back with
+/// [`from_json`](Self::from_json)); it gains fields as sessions learn more.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct SessionRecord {
     /// The protocol version `initialize` negotiated.
     pub version: &'static str,
@@ -118,6 +121,10 @@ pub struct SessionRecord {
     pub subscriptions: BTreeSet<String>,
     /// When `initialize` opened the session, in milliseconds since the Unix epoch.
     pub created_ms: u64,
+    /// Who opened the session, when the endpoint checks access tokens (feature `auth`): the
+    /// token's issuer and subject. Every replica refuses the session's id with another
+    /// subject's token, as if the session did not exist. `None`: opened without authorization.
+    pub owner: Option<String>,
 }
 
 impl SessionRecord {
@@ -131,6 +138,7 @@ impl SessionRecord {
             "logLevel": self.log_level.map(LogLevel::as_str),
             "subscriptions": self.subscriptions,
             "created": self.created_ms,
+            "owner": self.owner,
         })
     }
 
@@ -170,6 +178,15 @@ impl SessionRecord {
             log_level,
             subscriptions,
             created_ms: object.get("created").and_then(Value::as_u64).unwrap_or(0),
+            owner: match object.get("owner") {
+                None | Some(Value::Null) => None,
+                Some(owner) => Some(
+                    owner
+                        .as_str()
+                        .ok_or_else(|| bad("an owner that is not a string"))?
+                        .to_owned(),
+                ),
+            },
         })
     }
 }
@@ -265,6 +282,7 @@ pub(super) mod tests {
             log_level: Some(LogLevel::Warning),
             subscriptions: ["file:///a".to_owned()].into(),
             created_ms: 1_700_000_000_000,
+            owner: Some("https://idp.example\u{1f}alice".into()),
         }
     }
 
@@ -276,6 +294,7 @@ pub(super) mod tests {
             client_info: None,
             log_level: None,
             subscriptions: BTreeSet::new(),
+            owner: None,
             ..record
         };
         assert_eq!(SessionRecord::from_json(&bare.to_json()).unwrap(), bare);
@@ -293,6 +312,10 @@ pub(super) mod tests {
             (
                 json!({"version": "2025-06-18", "subscriptions": [1]}),
                 "not a string",
+            ),
+            (
+                json!({"version": "2025-06-18", "owner": 7}),
+                "an owner that is not a string",
             ),
         ] {
             let error = SessionRecord::from_json(&value).unwrap_err().to_string();
