@@ -1,6 +1,7 @@
 //! The command line of a server binary (feature `cli`): stdio by default, `--http ADDR` for MCP
 //! Streamable HTTP (with the `http` feature), `--redis URL` to keep its sessions, streams and tasks in Redis
-//! (with the `redis` feature), `--log-level LEVEL`, `--drain-timeout SECS` (SIGTERM and Ctrl-C
+//! (with the `redis` feature), `--metrics` (with the `metrics` feature: Prometheus' text at
+//! `/metrics`), `--log-level LEVEL`, `--drain-timeout SECS` (SIGTERM and Ctrl-C
 //! drain the server, which then exits 0), `--help` and `--version`, parsed by clap. An unknown
 //! flag is an error: usage on stderr, exit code 2, nothing served.
 //!
@@ -145,6 +146,13 @@ impl ServeArgs {
                     .session_store(std::sync::Arc::new(store))
                     .event_store(std::sync::Arc::new(events));
             }
+            #[cfg(feature = "metrics")]
+            if METRICS.load(std::sync::atomic::Ordering::Relaxed) {
+                let prometheus = crate::metrics::Prometheus::new().map_err(io::Error::other)?;
+                server = server.with_metrics(prometheus.meter());
+                options = options.metrics("/metrics", prometheus);
+                eprintln!("metrics at http://{}/metrics", listener.local_addr()?);
+            }
             return server.serve_http_until(listener, options, shutdown).await;
         }
         server.serve_stdio_until(shutdown).await
@@ -213,13 +221,40 @@ fn http_addr(value: &str) -> Result<String, String> {
     })
 }
 
+/// `--metrics`, as [`parse`] read it: kept beside [`ServeArgs`] rather than in it, since a new
+/// field of that struct (all its fields are public) would break a literal of it.
+#[cfg(all(feature = "metrics", feature = "http"))]
+static METRICS: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// The id of `--metrics` in [`command`].
+#[cfg(all(feature = "metrics", feature = "http"))]
+const METRICS_FLAG: &str = "metrics";
+
 /// The command of `server`'s binary with the arguments of `A`: the server's name and version
 /// (for `--version`); its title as the line `-h` starts with, and its title and description
 /// ([`ServerBuilder::description`](crate::ServerBuilder::description)) as the text `--help` starts
 /// with (else the doc comment of `A`, if any).
+///
+/// With the `metrics` feature (and `http`) it also takes `--metrics` (needs `--http`): the
+/// server's metrics (OpenTelemetry's MCP conventions) in Prometheus' text format at
+/// `http://ADDR/metrics`, outside the endpoint's checks like the probes; [`parse`] reads it for
+/// [`ServeArgs::serve`].
 pub fn command<A: Args>(server: &Server) -> Command {
     let info = server.info();
     let command = A::augment_args(Command::new(info.name.clone())).version(info.version.clone());
+    #[cfg(all(feature = "metrics", feature = "http"))]
+    let command = command.arg(
+        clap::Arg::new(METRICS_FLAG)
+            .long(METRICS_FLAG)
+            .action(clap::ArgAction::SetTrue)
+            .requires("http")
+            .help(
+                "Serve the server's metrics (OpenTelemetry's MCP conventions: \
+                 mcp_server_operation_duration_seconds and the others) in Prometheus' text \
+                 format at http://ADDR/metrics, outside the endpoint's checks like the probes. \
+                 Needs --http.",
+            ),
+    );
     match (&info.title, &info.description) {
         (Some(title), Some(description)) => command
             .about(title.clone())
@@ -234,6 +269,11 @@ pub fn command<A: Args>(server: &Server) -> Command {
 /// argument prints the error and usage on stderr and exits with 2.
 pub fn parse<A: Args + FromArgMatches>(server: &Server) -> A {
     let matches = command::<A>(server).get_matches();
+    #[cfg(all(feature = "metrics", feature = "http"))]
+    METRICS.store(
+        matches.get_flag(METRICS_FLAG),
+        std::sync::atomic::Ordering::Relaxed,
+    );
     A::from_arg_matches(&matches).unwrap_or_else(|e| e.exit())
 }
 
@@ -340,6 +380,24 @@ mod tests {
             parse(&["--redis", url]).unwrap_err().kind(),
             clap::error::ErrorKind::MissingRequiredArgument
         );
+    }
+
+    #[cfg(feature = "metrics")]
+    #[test]
+    fn metrics_is_a_switch_of_the_command_that_needs_http() {
+        let server = crate::Server::builder("calc", "1.0.0").build().unwrap();
+        let flag = |args: &[&str]| {
+            let argv = std::iter::once("calc").chain(args.iter().copied());
+            command::<ServeArgs>(&server)
+                .try_get_matches_from(argv)
+                .map(|m| m.get_flag(METRICS_FLAG))
+        };
+        assert!(!flag(&[]).unwrap());
+        assert!(flag(&["--http", "8080", "--metrics"]).unwrap());
+        let err = flag(&["--metrics"]).unwrap_err();
+        assert_eq!(err.kind(), clap::error::ErrorKind::MissingRequiredArgument);
+        let help = command::<ServeArgs>(&server).render_long_help().to_string();
+        assert!(help.contains("--metrics"), "{help}");
     }
 
     #[test]

@@ -42,6 +42,7 @@
 //! | (always) tasks | yes | long-running tools: `#[tool(task)]`, the `tasks/*` methods of both eras, [`task::TaskStore`]; [`Client::call_tool_as_task`] and the other task calls |
 //! | (none) | always | resources: [`#[resource]`](macro@resource), [`resources!`], `resources/list`, `resources/templates/list`, `resources/read`, subscriptions (`resources/subscribe`, `subscriptions/listen`), list changes |
 //! | `cli` | no | `cli`: a server binary's command line (clap): stdio or `--http ADDR`, `--help`, `--version`; `cli::run(server)` is a whole `main` |
+//! | `metrics` | no | the `metrics` module: OpenTelemetry's MCP metrics (`mcp.server.operation.duration`, `mcp.server.session.duration`, gauges) on the meter given to `ServerBuilder::metrics`; `metrics::Prometheus` and a `/metrics` path on the HTTP listener; `--metrics` with `cli` |
 //! | `redis` | no | `transport::http::store::RedisSessionStore`: handshake-era sessions in Redis, so replicas behind a round-robin balancer serve one session; `task::RedisTaskStore`: tasks in Redis, so any replica reads, lists, awaits and cancels them; one Redis or a Redis Cluster (`redis_conn`) (implies `http`) |
 //!
 //! # Example
@@ -101,6 +102,8 @@ pub mod task;
 pub mod validate;
 
 pub mod error;
+#[cfg(feature = "metrics")]
+pub mod metrics;
 pub mod protocol;
 
 #[doc(hidden)]

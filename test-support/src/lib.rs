@@ -5,6 +5,7 @@
 //! - [`python`]: the project's `.venv` Python with the official SDK, or a skip (a failure under
 //!   `MCP_INTEROP_REQUIRED`);
 //! - [`nginx`]: nginx balancing round-robin over replica processes, and its per-upstream counts;
+//! - [`prometheus`]: a throwaway `prometheus` scraping some targets, and `promtool check metrics`;
 //! - [`redis`]: a throwaway `redis-server` on a free port, and `redis-cli` to look into it;
 //! - [`redis_cluster`]: a throwaway local Redis Cluster, and [`redis_cluster::RedisLike`], what a
 //!   test body needs of either;
@@ -19,6 +20,7 @@
 pub mod golden;
 pub mod http;
 pub mod nginx;
+pub mod prometheus;
 pub mod python;
 pub mod redis;
 pub mod redis_cluster;

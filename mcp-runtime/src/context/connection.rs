@@ -36,6 +36,9 @@ pub(crate) struct ConnectionInner {
     pub(crate) in_flight: Mutex<HashMap<RequestId, CancelToken>>,
     /// Made for one request and nothing else (see [`Connection::for_one_request`]).
     pub(crate) one_request: bool,
+    /// Carried by HTTP (`network.transport` `tcp` in the metrics), else a pipe.
+    #[cfg(feature = "metrics")]
+    http: bool,
     /// The id its tasks are stored under (handshake era), made when it starts its first.
     pub(crate) task_owner: std::sync::OnceLock<String>,
     /// The verified principal of the request that made this connection (feature `auth`).
@@ -87,6 +90,9 @@ pub(crate) struct Session {
     pub(crate) session_id: Option<Arc<str>>,
     /// The URIs `resources/subscribe` named (2025 era), as a session store keeps them.
     pub(crate) subscriptions: std::collections::BTreeSet<String>,
+    /// The session's clock in the metrics, from its `initialize` until the connection closes.
+    #[cfg(feature = "metrics")]
+    pub(crate) clock: Option<crate::metrics::SessionClock>,
 }
 
 /// Why a request to the client got no result.
@@ -102,7 +108,13 @@ impl Connection {
     /// A new connection and the receiver of the messages the server writes to it (responses,
     /// notifications and server-to-client requests), in the order they are produced.
     pub fn new() -> (Connection, queue::Receiver<Outgoing>) {
-        Connection::make(false)
+        Connection::make(false, false)
+    }
+
+    /// [`Connection::new`] for an HTTP session.
+    #[cfg(feature = "http")]
+    pub(crate) fn new_http() -> (Connection, queue::Receiver<Outgoing>) {
+        Connection::make(false, true)
     }
 
     /// A connection that carries exactly one request (a stateless HTTP request): its request is
@@ -112,10 +124,11 @@ impl Connection {
     /// a map allocated for one key, and its id hashed twice (callgrind, BENCHMARKS.md).
     #[cfg(feature = "http")]
     pub(crate) fn for_one_request() -> (Connection, queue::Receiver<Outgoing>) {
-        Connection::make(true)
+        Connection::make(true, true)
     }
 
-    fn make(one_request: bool) -> (Connection, queue::Receiver<Outgoing>) {
+    #[cfg_attr(not(feature = "metrics"), allow(unused_variables))]
+    fn make(one_request: bool, http: bool) -> (Connection, queue::Receiver<Outgoing>) {
         let (out, rx) = queue::channel();
         let conn = Connection {
             inner: Arc::new(ConnectionInner {
@@ -124,6 +137,8 @@ impl Connection {
                 session: Mutex::new(Session::default()),
                 in_flight: Mutex::new(HashMap::new()),
                 one_request,
+                #[cfg(feature = "metrics")]
+                http,
                 task_owner: std::sync::OnceLock::new(),
                 #[cfg(feature = "auth")]
                 principal: super::principal::current(),
@@ -166,6 +181,16 @@ impl Connection {
                 let _ = self.inner.out.send(message);
             }
         }
+    }
+
+    /// The owner key of the principal that made this connection (feature `auth`): what a
+    /// session's record keeps so that every replica refuses its id to another subject.
+    #[cfg(feature = "http")]
+    pub(crate) fn owner(&self) -> Option<String> {
+        #[cfg(feature = "auth")]
+        return self.inner.principal.as_ref().map(|p| p.owner_key());
+        #[cfg(not(feature = "auth"))]
+        None
     }
 
     /// The protocol version `initialize` negotiated, if it ran.
@@ -248,6 +273,12 @@ impl Connection {
     /// Marks the connection closed: requests waiting for the client fail at once.
     pub fn close(&self) {
         self.inner.closed.store(true, Ordering::Release);
+        #[cfg(feature = "metrics")]
+        {
+            // Taken out before it is dropped: its drop records, outside the session's lock.
+            let clock = self.lock_session().clock.take();
+            drop(clock);
+        }
         lock(&self.inner.pending).clear();
         self.inner.closing.notify_waiters();
     }
@@ -309,6 +340,12 @@ impl Connection {
             }
             None => false,
         }
+    }
+
+    /// True when HTTP carries this connection.
+    #[cfg(feature = "metrics")]
+    pub(crate) fn is_http(&self) -> bool {
+        self.inner.http
     }
 
     pub(crate) fn lock_session(&self) -> std::sync::MutexGuard<'_, Session> {

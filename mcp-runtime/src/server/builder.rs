@@ -410,6 +410,10 @@ impl ServerBuilder {
                 let store = store.unwrap_or_else(|| Arc::new(MemoryTaskStore::new()));
                 Arc::new(Tasks::new(store, self.options.tasks))
             });
+        #[cfg(feature = "metrics")]
+        if let (Some(recorder), Some(tasks)) = (&self.options.metrics, &tasks) {
+            tasks.watched_by(recorder);
+        }
         let capabilities = capabilities(&self.options, &prompts, &resources);
         self.resource_updates
             .declare_list_changes(self.options.resources_list_changed);

@@ -40,6 +40,8 @@ impl Server {
             }),
         });
         drop(session);
+        #[cfg(feature = "metrics")]
+        super::metrics::session_opened(self, conn, version);
         self.inner.resource_updates.session_opened(conn);
         Ok(initialize_result(
             version,

@@ -72,6 +72,8 @@ pub mod drain;
 mod formats;
 mod lifecycle;
 mod listen;
+#[cfg(feature = "metrics")]
+mod metrics;
 mod options;
 mod prompts;
 mod reply;
@@ -254,6 +256,8 @@ impl Server {
         let server = self.clone();
         let conn = conn.clone();
         let span = span::RequestSpan::new(&req, &conn);
+        #[cfg(feature = "metrics")]
+        let timed = metrics::begin(self, &req, &conn);
         let instrumented = span.as_ref().map(|s| s.span.clone());
         let handled = async move {
             // A panic anywhere in the handling (not only in a tool body) answers this request
@@ -298,10 +302,15 @@ impl Server {
                 body,
             })
         };
-        match instrumented {
+        // Timed from outside (`metrics.rs`): the request's future keeps its size either way.
+        #[cfg_attr(not(feature = "metrics"), allow(clippy::let_and_return))]
+        let handled = match instrumented {
             Some(span) => handled.instrument(span).boxed(),
             None => handled.boxed(),
-        }
+        };
+        #[cfg(feature = "metrics")]
+        let handled = metrics::timed(timed, handled);
+        handled
     }
 
     async fn route(&self, req: &mut Request, conn: &Connection, cancel: &CancelToken) -> Outcome {

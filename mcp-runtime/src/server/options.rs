@@ -104,6 +104,9 @@ pub struct ServerOptions {
     /// (default 30 s, [`DEFAULT_DRAIN_TIMEOUT`]); past it they are
     /// cut short with a retryable error.
     pub drain_timeout: Duration,
+    /// The instruments made on the meter given to [`ServerBuilder::metrics`](super::ServerBuilder::metrics).
+    #[cfg(feature = "metrics")]
+    pub(crate) metrics: Option<std::sync::Arc<crate::metrics::Recorder>>,
 }
 
 impl Default for ServerOptions {
@@ -130,6 +133,8 @@ impl Default for ServerOptions {
             untagged_decode_limit: crate::validate::DEFAULT_UNTAGGED_DECODE_LIMIT,
             scopes: super::scopes::ScopePolicy::default(),
             drain_timeout: DEFAULT_DRAIN_TIMEOUT,
+            #[cfg(feature = "metrics")]
+            metrics: None,
         }
     }
 }

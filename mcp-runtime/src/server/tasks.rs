@@ -78,7 +78,12 @@ impl Server {
     pub fn with_task_store(&self, store: Arc<dyn crate::task::TaskStore>) -> Server {
         let mut inner = (*self.inner).clone();
         if let Some(tasks) = &inner.tasks {
-            inner.tasks = Some(Arc::new(Tasks::new(store, tasks.options)));
+            let tasks = Arc::new(Tasks::new(store, tasks.options));
+            #[cfg(feature = "metrics")]
+            if let Some(recorder) = &inner.options.metrics {
+                tasks.watched_by(recorder);
+            }
+            inner.tasks = Some(tasks);
         }
         Server {
             inner: Arc::new(inner),

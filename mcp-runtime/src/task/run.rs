@@ -23,6 +23,10 @@ use crate::error::ProtocolError;
 use crate::protocol::notification_message;
 use crate::tool::output::ToolOutput;
 
+/// The metrics' view of the tasks (feature `metrics`): their counts by status.
+#[cfg(feature = "metrics")]
+mod metrics;
+
 /// The tasks of one server.
 pub(crate) struct Tasks {
     pub(crate) store: Arc<dyn TaskStore>,
@@ -31,6 +35,9 @@ pub(crate) struct Tasks {
     /// Two secret SipHash keys: ids are a keyed hash of a counter, so no one can guess them.
     keys: (std::hash::RandomState, std::hash::RandomState),
     counter: AtomicU64,
+    /// The tasks that ended, by final status (the metrics' `mcp.server.finished_tasks`).
+    #[cfg(feature = "metrics")]
+    ends: crate::metrics::TaskEnds,
 }
 
 /// One task run by this process.
@@ -58,6 +65,8 @@ impl Tasks {
             running: Mutex::new(HashMap::new()),
             keys: Default::default(),
             counter: AtomicU64::new(0),
+            #[cfg(feature = "metrics")]
+            ends: Default::default(),
         }
     }
 
@@ -158,6 +167,8 @@ impl Tasks {
             .await;
             let id = lock(&live.record).task_id.clone();
             lock(&tasks.running).remove(&id);
+            #[cfg(feature = "metrics")]
+            tasks.ended(lock(&live.record).status);
             if tasks.store.is_shared() {
                 // Answers stored for it after the last poll: gone now rather than at its expiry.
                 if let Err(e) = tasks.store.take_answers(&id).await {

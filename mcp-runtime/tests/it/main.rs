@@ -25,6 +25,8 @@ pub mod hidden_failures;
 pub mod http_limits;
 pub mod macro_tools;
 pub mod methods;
+#[cfg(feature = "metrics")]
+pub mod metrics;
 pub mod pattern_consts;
 pub mod prompts;
 pub mod resource_results;

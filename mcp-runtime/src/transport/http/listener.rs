@@ -224,6 +224,10 @@ const MIN_HEADER_BYTES: usize = 8192;
 enum App {
     Direct(Arc<Endpoint>),
     Routed(Arc<Endpoint>, Router),
+    /// With authorization at a literal path: the endpoint's requests checked and served here;
+    /// the router serves the metadata and answers other paths.
+    #[cfg(feature = "auth")]
+    Guarded(Arc<Endpoint>, crate::auth::Guard, Router),
 }
 
 impl App {
@@ -231,20 +235,25 @@ impl App {
         // Built either way: making it checks the path as `router` does (a path that does not
         // start with `/` panics here, when serving starts, not later).
         let router = super::serve_endpoint(endpoint.clone());
+        let literal = !endpoint.options.path.contains(['{', '}']);
         #[cfg(feature = "auth")]
-        let routed = endpoint.options.auth.is_some();
-        #[cfg(not(feature = "auth"))]
-        let routed = false;
-        if routed || endpoint.options.path.contains(['{', '}']) {
-            App::Routed(endpoint, router)
-        } else {
-            App::Direct(endpoint)
+        if let Some(guard) = super::guard_of(&endpoint) {
+            return match literal {
+                true => App::Guarded(endpoint, guard, router),
+                false => App::Routed(endpoint, router),
+            };
+        }
+        match literal {
+            true => App::Direct(endpoint),
+            false => App::Routed(endpoint, router),
         }
     }
 
     fn endpoint(&self) -> &Arc<Endpoint> {
         match self {
             App::Direct(endpoint) | App::Routed(endpoint, _) => endpoint,
+            #[cfg(feature = "auth")]
+            App::Guarded(endpoint, _, _) => endpoint,
         }
     }
 
@@ -258,11 +267,28 @@ impl App {
                 super::handle(State(endpoint), request).await
             }
             App::Direct(_) => StatusCode::NOT_FOUND.into_response(),
-            App::Routed(_, router) => match router.oneshot(request).await {
-                Ok(response) => response,
-                Err(never) => match never {},
-            },
+            #[cfg(feature = "auth")]
+            App::Guarded(endpoint, guard, _) if request.uri().path() == endpoint.options.path => {
+                let endpoint = tower::service_fn(move |request: axum::extract::Request| {
+                    let endpoint = endpoint.clone();
+                    async move { Ok(super::handle(State(endpoint), request).await) }
+                });
+                // Boxed: the check's future inline would make every request's future (this
+                // one, without auth too) several KiB larger, and moving it costs each call
+                // about 13,000 instructions (callgrind, BENCHMARKS.md).
+                Box::pin(guard.serve(endpoint, request.map(axum::body::Body::new))).await
+            }
+            #[cfg(feature = "auth")]
+            App::Guarded(_, _, router) => serve_routed(router, request).await,
+            App::Routed(_, router) => serve_routed(router, request).await,
         }
+    }
+}
+
+async fn serve_routed(router: Router, request: hyper::Request<Incoming>) -> Response {
+    match router.oneshot(request).await {
+        Ok(response) => response,
+        Err(never) => match never {},
     }
 }
 

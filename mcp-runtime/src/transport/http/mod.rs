@@ -144,19 +144,39 @@ pub fn router(server: &Server, options: HttpOptions) -> Router {
 
 /// The router of `endpoint`.
 fn serve_endpoint(endpoint: Arc<Endpoint>) -> Router {
-    let path = endpoint.options.path.clone();
     #[cfg(feature = "auth")]
-    let auth = (endpoint.options.auth.clone()).map(|a| a.with_declared(&endpoint.server));
+    let guard = guard_of(&endpoint);
+    let router = plain_router(endpoint);
     #[cfg(feature = "auth")]
-    let limits = (endpoint.max_body, endpoint.options.body_read_timeout);
-    let router = Router::new()
-        .route(&path, axum::routing::any(handle::<Body>))
-        .with_state(endpoint);
-    #[cfg(feature = "auth")]
-    if let Some(auth) = auth {
-        return crate::auth::protect(router, &path, &auth, limits.0, limits.1);
+    if let Some(guard) = guard {
+        return crate::auth::protect(router, &guard);
     }
     router
+}
+
+/// The router of `endpoint` without authorization: the endpoint at its path.
+fn plain_router(endpoint: Arc<Endpoint>) -> Router {
+    let path = endpoint.options.path.clone();
+    Router::new()
+        .route(&path, axum::routing::any(handle::<Body>))
+        .with_state(endpoint)
+}
+
+/// The check in front of `endpoint` when it has authorization, with the scopes its server
+/// declares.
+#[cfg(feature = "auth")]
+fn guard_of(endpoint: &Endpoint) -> Option<crate::auth::Guard> {
+    let auth = endpoint
+        .options
+        .auth
+        .clone()?
+        .with_declared(&endpoint.server);
+    Some(crate::auth::Guard::new(
+        &endpoint.options.path,
+        &auth,
+        endpoint.max_body,
+        endpoint.options.body_read_timeout,
+    ))
 }
 
 /// What every request of one endpoint shares.

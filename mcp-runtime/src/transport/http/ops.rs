@@ -12,7 +12,11 @@
 use std::sync::Arc;
 use std::time::Duration;
 
+#[cfg(feature = "metrics")]
+use axum::http::HeaderValue;
 use axum::http::StatusCode;
+#[cfg(feature = "metrics")]
+use axum::response::IntoResponse;
 use axum::response::Response;
 use futures_util::future;
 use futures_util::stream::{self, BoxStream, Stream, StreamExt};
@@ -76,6 +80,14 @@ pub(super) async fn probe(endpoint: &Endpoint, path: &str) -> Option<Response> {
     }
     if !probes.ready.is_empty() && path == probes.ready {
         return Some(ready(endpoint).await);
+    }
+    #[cfg(feature = "metrics")]
+    if let Some((at, prometheus)) = &endpoint.options.metrics
+        && path == at
+    {
+        let text = HeaderValue::from_static(crate::metrics::CONTENT_TYPE);
+        let body = prometheus.encode();
+        return Some(([(axum::http::header::CONTENT_TYPE, text)], body).into_response());
     }
     None
 }

@@ -35,6 +35,9 @@ pub struct HttpOptions {
     #[cfg(feature = "auth")]
     pub(crate) auth: Option<crate::auth::ResourceServer>,
     pub(super) probes: Probes,
+    /// The path of the metrics in Prometheus' text format, and what it reads.
+    #[cfg(feature = "metrics")]
+    pub(super) metrics: Option<(String, crate::metrics::Prometheus)>,
 }
 
 impl Default for HttpOptions {
@@ -67,6 +70,8 @@ impl Default for HttpOptions {
             #[cfg(feature = "auth")]
             auth: None,
             probes: Probes::default(),
+            #[cfg(feature = "metrics")]
+            metrics: None,
         }
     }
 }
@@ -250,6 +255,22 @@ impl HttpOptions {
     /// How long the readiness probe waits for the stores to answer (default 1 s).
     pub fn ready_timeout(mut self, timeout: Duration) -> Self {
         self.probes.ready_timeout = timeout;
+        self
+    }
+
+    /// Serves `prometheus`'s metrics in Prometheus' text format at `path` (`/metrics`, say) on
+    /// [`Server::serve_http_on`]'s listener (feature `metrics`): like the probes, before the
+    /// endpoint's checks (`Origin`, `Host`, MCP headers, auth). Give the server
+    /// [`Prometheus::meter`](crate::metrics::Prometheus::meter) on its builder.
+    ///
+    /// [`Server::serve_http_on`]: crate::Server::serve_http_on
+    #[cfg(feature = "metrics")]
+    pub fn metrics(
+        mut self,
+        path: impl Into<String>,
+        prometheus: crate::metrics::Prometheus,
+    ) -> Self {
+        self.metrics = Some((path.into(), prometheus));
         self
     }
 

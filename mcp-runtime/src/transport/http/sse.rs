@@ -138,6 +138,8 @@ pub(super) fn sse_events(
         events: events.boxed(),
         every: keep_alive,
         timer: None,
+        #[cfg(feature = "metrics")]
+        _open: crate::metrics::OpenStream::new(),
     };
     event_stream(Body::from_stream(body))
 }
@@ -167,6 +169,9 @@ struct KeepAlive {
     every: Duration,
     /// Made the first time the stream waits; a stream that is ready at once never has one.
     timer: Option<Pin<Box<tokio::time::Sleep>>>,
+    /// Counted in the metrics' open streams while the body lives.
+    #[cfg(feature = "metrics")]
+    _open: crate::metrics::OpenStream,
 }
 
 impl Stream for KeepAlive {
