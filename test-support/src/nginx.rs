@@ -202,6 +202,16 @@ impl Nginx {
             .collect()
     }
 
+    /// The `Last-Event-ID` and status of every `GET` that carried one (a stream resumed: `r…` a
+    /// request's stream, `g…` a session's `GET` stream), in the order nginx logged them.
+    pub fn resumed_streams(&self) -> Vec<(String, u16)> {
+        self.log()
+            .into_iter()
+            .filter(|e| e.method == "GET" && !e.last_event_id.is_empty())
+            .map(|e| (e.last_event_id, e.status))
+            .collect()
+    }
+
     fn log(&self) -> Vec<Entry> {
         let log = std::fs::read_to_string(self.dir.join("access.log")).unwrap_or_default();
         log.lines().filter_map(Entry::parse).collect()

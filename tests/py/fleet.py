@@ -8,8 +8,9 @@ and the question, the client resumes it with `Last-Event-ID` on whichever replic
 and the answer, the booking's progress and its log message arrive there.
 
 Usage: python fleet.py URL REDIS_PORT CALLS
-Prints "ok fleet NAME" or "FAIL fleet NAME: why" per check, then "summary: N passed, M failed";
-exits 1 when a check failed.
+Prints "ok fleet NAME" or "FAIL fleet NAME: why" per check, "tools/call sent: N" (every
+`tools/call` request the clients sent, counted where the SDK sends a request: what a Prometheus
+scraping the replicas must count), then "summary: N passed, M failed"; exits 1 when a check failed.
 """
 import asyncio
 import subprocess
@@ -18,11 +19,32 @@ import tempfile
 import traceback
 
 from mcp import Client, types
+from mcp.client.session import ClientSession
 
 import scenario_examples as se
 from checks import check, fail, report
 
 URL, REDIS_PORT, CALLS = sys.argv[1], sys.argv[2], int(sys.argv[3])
+
+TOOL_CALLS = 0
+_send_request = ClientSession.send_request
+
+
+async def counting_send_request(self, request, *args, **kwargs):
+    """`ClientSession.send_request`, counting the `tools/call` requests that reach the wire (one
+    refused before it is sent, for a missing name, is not counted)."""
+    global TOOL_CALLS
+    method = getattr(request, "method", None) or getattr(getattr(request, "root", None), "method", None)
+    counted = method == "tools/call"
+    TOOL_CALLS += counted
+    try:
+        return await _send_request(self, request, *args, **kwargs)
+    except (ValueError, RuntimeError):
+        TOOL_CALLS -= counted
+        raise
+
+
+ClientSession.send_request = counting_send_request
 
 
 def flush_bookings() -> None:
@@ -119,6 +141,7 @@ async def main() -> int:
             check("fleet", f"{CALLS} calls on one session", errors == [], errors[:3])
     except Exception:
         fail("fleet", f"{CALLS} calls ran", traceback.format_exc())
+    print(f"tools/call sent: {TOOL_CALLS}")
     return report()
 
 

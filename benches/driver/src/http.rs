@@ -11,7 +11,7 @@
 //! ```text
 //! driver http  --peer "name|modes|command"... [--workloads valid,invalid,list,session]
 //!              [--windows 1,32,256] [--repeat 3] [--warmup-ms 500] [--measure-ms 2000]
-//!              [--sessions 10000] [--json results.json]
+//!              [--sessions 10000] [--json results.json] [--count-failures]
 //! driver http  --quick --peer "ours|stateless,session|target/release/tasks --http {addr}"
 //! ```
 //!
@@ -22,6 +22,11 @@
 //! driver waits until it accepts connections. The first peer is "ours"; a peer of the `floor`
 //! or `bare` family (`floor`, `bare`: the name up to its first `-`) gets `FLOOR_RESPONSE_BYTES`
 //! set to ours' mean body size for the workload.
+//!
+//! A call that fails (a transport error, or an answer that is not the request's) ends the run
+//! with an error, unless `--count-failures` is given: then it is counted (the `failed` column and
+//! JSON field; its time is not in the latencies), a broken connection is opened again, and the
+//! run goes on. `benches/rolling.sh` uses it to measure calls through a rolling restart.
 
 use std::collections::BTreeMap;
 use std::net::SocketAddr;
@@ -380,6 +385,7 @@ struct ConnStats {
     latencies_ns: Vec<u64>,
     rejected: usize,
     body_bytes: usize,
+    failed: usize,
 }
 
 async fn client(
@@ -388,12 +394,17 @@ async fn client(
     w: HttpWorkload,
     next: Arc<AtomicUsize>,
     phase: Arc<AtomicU8>,
+    count_failures: bool,
 ) -> Result<ConnStats, String> {
-    let mut conn = Conn::open(addr).await?;
     let (session, sse) = (w.session(), w == HttpWorkload::Sse);
-    if session {
-        conn.open_session().await?;
-    }
+    let open = || async move {
+        let mut conn = Conn::open(addr).await?;
+        if session {
+            conn.open_session().await?;
+        }
+        Ok::<Conn, String>(conn)
+    };
+    let mut conn = open().await?;
     let mut stats = ConnStats::default();
     loop {
         if phase.load(Ordering::Relaxed) == STOPPED {
@@ -402,15 +413,33 @@ async fn client(
         let n = next.fetch_add(1, Ordering::Relaxed) + 1;
         let (body, headers) = plan.request(n);
         let sent = Instant::now();
-        let answer = conn.post(body, headers).await?;
+        // The failure, and whether the connection broke.
+        let answer = match conn.post(body, headers).await {
+            Ok(answer) if answers(&answer.body, n) && (!sse || answer.event_stream) => Ok(answer),
+            Ok(answer) => Err((
+                format!(
+                    "status {}: not the answer to request {n}: {}",
+                    answer.status,
+                    String::from_utf8_lossy(&answer.body)
+                ),
+                false,
+            )),
+            Err(e) => Err((e, true)),
+        };
         let took = sent.elapsed();
-        if !answers(&answer.body, n) || (sse && !answer.event_stream) {
-            return Err(format!(
-                "status {}: not the answer to request {n}: {}",
-                answer.status,
-                String::from_utf8_lossy(&answer.body)
-            ));
-        }
+        let answer = match answer {
+            Ok(answer) => answer,
+            Err((why, _)) if !count_failures => return Err(why),
+            Err((_, broken)) => {
+                if phase.load(Ordering::Relaxed) == MEASURING {
+                    stats.failed += 1;
+                }
+                if broken {
+                    conn = open().await?;
+                }
+                continue;
+            }
+        };
         if phase.load(Ordering::Relaxed) == MEASURING {
             stats.latencies_ns.push(took.as_nanos() as u64);
             stats.body_bytes += answer.body.len();
@@ -434,6 +463,7 @@ fn run(
     window: usize,
     timing: (Duration, Duration),
     floor_bytes: Option<usize>,
+    count_failures: bool,
 ) -> Result<RunResult, String> {
     let server = start(peer, floor_bytes)?;
     let pid = server.pid();
@@ -450,6 +480,7 @@ fn run(
                     w,
                     next.clone(),
                     phase.clone(),
+                    count_failures,
                 ))
             })
             .collect();
@@ -470,6 +501,7 @@ fn run(
             all.latencies_ns.extend(stats.latencies_ns);
             all.rejected += stats.rejected;
             all.body_bytes += stats.body_bytes;
+            all.failed += stats.failed;
         }
         let calls = all.latencies_ns.len();
         if calls == 0 {
@@ -489,6 +521,7 @@ fn run(
             mean_response_bytes: all.body_bytes as f64 / calls as f64,
             load,
             startup_ms: 0.0,
+            failed: all.failed as f64,
         })
     })
 }
@@ -634,6 +667,7 @@ struct Args {
     sessions: usize,
     json: Option<String>,
     quick: bool,
+    count_failures: bool,
 }
 
 fn parse_args(args: impl Iterator<Item = String>) -> Result<Args, String> {
@@ -653,6 +687,7 @@ fn parse_args(args: impl Iterator<Item = String>) -> Result<Args, String> {
         sessions: 10_000,
         json: None,
         quick: false,
+        count_failures: false,
     };
     let num = |v: String, flag: &str| -> Result<u64, String> {
         v.parse().map_err(|_| format!("{flag} takes a number"))
@@ -660,6 +695,10 @@ fn parse_args(args: impl Iterator<Item = String>) -> Result<Args, String> {
     while let Some(flag) = it.next() {
         if flag == "--quick" {
             a.quick = true;
+            continue;
+        }
+        if flag == "--count-failures" {
+            a.count_failures = true;
             continue;
         }
         let value = it.next().ok_or(format!("{flag} needs a value"))?;
@@ -717,15 +756,21 @@ pub(crate) fn main(args: impl Iterator<Item = String>) -> Result<(), String> {
                 for peer in a.peers.iter().filter(|p| p.serves(w)) {
                     let bytes = matches!(peer.family(), "floor" | "bare")
                         .then(|| floor_bytes.get(&w).copied().unwrap_or(256));
-                    let r = run(peer, w, window, (a.warmup, a.measure), bytes)
+                    let timing = (a.warmup, a.measure);
+                    let r = run(peer, w, window, timing, bytes, a.count_failures)
                         .map_err(|e| format!("{} {} W={window}: {e}", peer.name, w.name()))?;
                     if peer.name == ours.name {
                         floor_bytes
                             .entry(w)
                             .or_insert(r.mean_response_bytes.round() as usize);
                     }
+                    let failed = if a.count_failures {
+                        format!(" failed {}", r.failed)
+                    } else {
+                        String::new()
+                    };
                     eprintln!(
-                        "{} #{rep} load {:.2}",
+                        "{} #{rep} load {:.2}{failed}",
                         row(&peer.name, w, window, &r),
                         r.load
                     );

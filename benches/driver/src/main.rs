@@ -175,6 +175,10 @@ struct RunResult {
     /// Share of responses that are `isError: true` results or JSON-RPC errors.
     rejected: f64,
     mean_response_bytes: f64,
+    /// Calls that failed while measuring (a transport error, or an answer that is not the
+    /// request's): counted by `driver http --count-failures` only (otherwise a failure ends the
+    /// run), and left out of the latencies.
+    failed: f64,
 }
 
 fn clock_ticks_per_second() -> u64 {
@@ -477,6 +481,7 @@ fn run(
         load,
         rejected: rejected as f64 / n as f64,
         mean_response_bytes: response_bytes as f64 / n as f64,
+        failed: 0.0,
     })
 }
 
@@ -494,7 +499,7 @@ fn record(
         "repeat": repeat, "calls_per_s": r.calls_per_s, "p50_us": r.p50_us, "p99_us": r.p99_us,
         "p999_us": r.p999_us, "cpu_us_per_call": r.cpu_us_per_call, "sys_share": r.sys_share,
         "peak_rss_kib": r.peak_rss_kib, "rejected": r.rejected,
-        "bytes": r.mean_response_bytes, "load1": r.load,
+        "bytes": r.mean_response_bytes, "load1": r.load, "failed": r.failed,
     })
 }
 
@@ -527,6 +532,7 @@ fn median_result(runs: &[RunResult]) -> RunResult {
         load: m(|r| r.load),
         rejected: m(|r| r.rejected),
         mean_response_bytes: m(|r| r.mean_response_bytes),
+        failed: m(|r| r.failed),
     }
 }
 

@@ -101,7 +101,7 @@ fn linger_call(ms: u64) -> Value {
 }
 
 /// A probe's status and JSON body; `None` when nothing answers (the process is gone).
-async fn probe(base: &str, path: &str) -> Option<(u16, Value)> {
+pub(crate) async fn probe(base: &str, path: &str) -> Option<(u16, Value)> {
     let response = reqwest::Client::new()
         .get(format!("{base}{path}"))
         .timeout(Duration::from_secs(5))

@@ -12,11 +12,18 @@
 //! fleet, of the kit's `http_replica`, shows progress and log messages across replicas: the log
 //! level set on one replica applies to the session's calls on every other.
 //!
+//! Every replica runs with `--metrics`, and a real Prometheus (Debian's package) scrapes the
+//! three: its query API must count, summed over the replicas, exactly the `tools/call` requests
+//! the Python client sent.
+//!
 //! Needs Debian's `redis-server` and `nginx` and `<repo>/.venv` (`bash .ci/python-venv`); without
 //! them the test says why and passes, unless `MCP_INTEROP_REQUIRED` is set (`.ci/run` sets it).
 
 use integration_tests::python::{python_with_sdk, run_script};
+
+use crate::prometheus::query_value;
 use test_support::nginx::{Nginx, spawn_replica};
+use test_support::prometheus::Prometheus;
 use test_support::redis::Redis;
 use test_support::redis_cluster::RedisLike;
 
@@ -29,6 +36,24 @@ const REPLICAS: usize = 3;
 async fn three_atrium_replicas_behind_round_robin_nginx_serve_as_one() {
     let Some(redis) = Redis::start() else { return };
     three_atrium_replicas_behind_round_robin_nginx_serve_as_one_on(&redis).await;
+}
+
+/// Waits until `prometheus`, scraping every replica, counts `sent` `tools/call` operations
+/// (`mcp.server.operation.duration`'s `_count`, summed over tools and replicas).
+async fn calls_counted_by_prometheus(prometheus: &Prometheus, sent: f64) {
+    let query = r#"sum(mcp_server_operation_duration_seconds_count{mcp_method_name="tools/call"})"#;
+    let http = reqwest::Client::new();
+    let deadline = tokio::time::Instant::now() + test_support::HANG;
+    let mut seen = None;
+    while tokio::time::Instant::now() < deadline {
+        seen = query_value(&http, prometheus, query).await;
+        if seen == Some(sent) {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(250)).await;
+    }
+    eprintln!("prometheus over {REPLICAS} replicas: {query} = {seen:?}; tools/call sent: {sent}");
+    assert_eq!(seen, Some(sent), "prometheus' log:\n{}", prometheus.log());
 }
 
 /// The body of [`three_atrium_replicas_behind_round_robin_nginx_serve_as_one`], on one Redis or a
@@ -48,11 +73,16 @@ pub(crate) async fn three_atrium_replicas_behind_round_robin_nginx_serve_as_one_
             redis.url(),
             "--close-streams-after",
             "300",
+            "--metrics",
         ];
         replicas.push(spawn_replica(ATRIUM, &args).await);
     }
     let addrs: Vec<String> = replicas.iter().map(|(_, addr)| addr.clone()).collect();
     let Some(proxy) = Nginx::start(&addrs).await else {
+        return;
+    };
+    // A real Prometheus scraping every replica's `/metrics` while the clients call.
+    let Some(prometheus) = Prometheus::start(&addrs) else {
         return;
     };
 
@@ -70,6 +100,12 @@ pub(crate) async fn three_atrium_replicas_behind_round_robin_nginx_serve_as_one_
     .await
     .unwrap();
     assert!(stdout.contains(&format!("ok fleet {CALLS} calls on one session")));
+    let sent: f64 = stdout
+        .lines()
+        .find_map(|l| l.strip_prefix("tools/call sent: "))
+        .and_then(|n| n.parse().ok())
+        .expect("the script counts its tools/call requests");
+    calls_counted_by_prometheus(&prometheus, sent).await;
     assert!(stdout.contains("ok fleet atrium book_room: ambiguous, the user accepts great-hall"));
     assert!(stdout.contains("ok fleet atrium book_room: ambiguous hint, the user declines"));
     assert!(stdout.contains("ok fleet three bookings answered on resumed streams"));

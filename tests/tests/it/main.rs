@@ -19,6 +19,7 @@ pub mod linear_time;
 pub mod logs_out_of_the_box;
 pub mod memory;
 pub mod nginx;
+pub mod prometheus;
 pub mod python_http_interop;
 pub mod python_interop;
 pub mod redis_cluster;
