@@ -7,7 +7,10 @@
 // makes is recorded (method, URL, status; for a token request the scope and resource it asked
 // for), so the caller can check the discovery and the step-up happened as they should.
 //
-//   node tests/idp/ts-client.mjs MCP_URL ISSUER
+//   node tests/idp/ts-client.mjs MCP_URL ISSUER [CALL_JSON]
+//
+// With CALL_JSON ({"name": TOOL, "arguments": {...}}: another example's call), the `discover`
+// case alone, in both eras, calling that tool.
 //
 // Runs four cases against the `tasks` example in both protocol eras (`versionNegotiation` mode
 // "legacy": the initialize handshake; "auto": server/discover, then the stateless 2026-07-28
@@ -25,7 +28,7 @@ import {
   StreamableHTTPClientTransport,
 } from "@modelcontextprotocol/client";
 
-const [url, issuer] = process.argv.slice(2);
+const [url, issuer, callJson] = process.argv.slice(2);
 if (!url || !issuer) {
   console.error("usage: node ts-client.mjs MCP_URL ISSUER");
   process.exit(2);
@@ -98,6 +101,10 @@ async function run(mode, { clientId, first, onInsufficientScope, call }) {
 const addTask = { name: "add_task", arguments: { title: "from the TypeScript client" } };
 const summary = {};
 for (const mode of ["legacy", "auto"]) {
+  if (callJson) {
+    summary[mode] = { discover: await run(mode, { clientId: "writer", call: JSON.parse(callJson) }) };
+    continue;
+  }
   summary[mode] = {
     discover: await run(mode, { clientId: "writer", call: addTask }),
     step_up: await run(mode, { clientId: "writer", first: "tasks:read", call: addTask }),

@@ -1,7 +1,7 @@
 """The official Python client (mcp 2.3.0) completing calls through its own OAuth support against
 the `tasks` example served with `--auth-issuer` behind the test OpenID provider (tests/idp).
 
-Run: python oauth_client.py MCP_URL ISSUER
+Run: python oauth_client.py MCP_URL ISSUER [TOOL ARGUMENTS_JSON SCOPES]
 Its `ClientCredentialsOAuthProvider` (mcp.client.auth.extensions.client_credentials: the
 client-credentials grant, headless) is given a client id, a secret and the issuer those
 credentials belong to (`issuer=`, a check the SDK asks for), never a token endpoint: it must find
@@ -14,9 +14,12 @@ hook, so the discovery and the step-up are checked, not assumed. Cases, in both 
   the 403 `insufficient_scope`, the client re-authorizes with the wider scope and retries.
 - narrow: client `narrow` (the IdP grants it the read scopes only); the step-up meets a grant
   that does not widen, the retried call gets the 403 again and fails.
+With TOOL, ARGUMENTS_JSON and SCOPES (another example: the tool to call, its arguments, and the
+space-separated scopes its metadata lists), the discover case alone, calling that tool.
 Prints one line per check, then "summary: N passed, M failed"; exits 1 when any check failed.
 """
 import asyncio
+import json
 import sys
 from urllib.parse import parse_qs
 
@@ -28,6 +31,11 @@ from mcp.client.streamable_http import streamable_http_client
 from checks import check, fail, report
 
 URL, ISSUER = sys.argv[1], sys.argv[2]
+# The call of the discover case, and the scopes the metadata lists (the tasks example's unless
+# another example's are given).
+TOOL, ARGUMENTS, SCOPES = "add_task", None, ["tasks:read", "tasks:write"]
+if len(sys.argv) > 3:
+    TOOL, ARGUMENTS, SCOPES = sys.argv[3], json.loads(sys.argv[4]), sorted(sys.argv[5].split())
 PRM = URL.replace("/mcp", "/.well-known/oauth-protected-resource/mcp")
 
 
@@ -69,7 +77,7 @@ def token_requests(log: list[dict]) -> list[dict]:
 
 
 async def run(mode: str, client_id: str, first: str | None = None) -> tuple[dict, list[dict], object]:
-    """Connects as `client_id`, lists the tools, calls `add_task`: (outcome, requests, provider)."""
+    """Connects as `client_id`, lists the tools, calls `TOOL`: (outcome, requests, provider)."""
     log: list[dict] = []
 
     async def record(response: httpx2.Response) -> None:
@@ -91,7 +99,8 @@ async def run(mode: str, client_id: str, first: str | None = None) -> tuple[dict
             async with Client(streamable_http_client(URL, http_client=http), mode=mode) as client:
                 outcome["protocol"] = client.session.protocol_version
                 outcome["tools"] = [t.name for t in (await client.list_tools()).tools]
-                result = await client.call_tool("add_task", {"title": f"from the Python client ({mode})"})
+                arguments = ARGUMENTS if ARGUMENTS is not None else {"title": f"from the Python client ({mode})"}
+                result = await client.call_tool(TOOL, arguments)
                 outcome["call"] = result
         except Exception as e:  # noqa: BLE001 - the error is the outcome the case checks
             outcome["error"] = e
@@ -103,6 +112,13 @@ def challenges(log: list[dict], status: int) -> list[str]:
 
 
 async def cases(mode: str) -> None:
+    await discover(mode)
+    if len(sys.argv) > 3:
+        return
+    await step_up_and_narrow(mode)
+
+
+async def discover(mode: str) -> None:
     # discover: 401 -> PRM named by resource_metadata -> the IdP's metadata -> token -> calls.
     outcome, log, provider = await run(mode, "writer")
     first_401 = next((i for i, e in enumerate(log) if e["url"] == URL and e["status"] == 401), None)
@@ -118,13 +134,15 @@ async def cases(mode: str) -> None:
     check(mode, "discover: one token request, for this resource", len(tokens) == 1
           and tokens[0]["resource"] == URL and tokens[0]["status"] == 200, tokens)
     check(mode, "discover: asking for the metadata's scopes_supported",
-          sorted((tokens[0]["scope"] or "").split()) == ["tasks:read", "tasks:write"], tokens)
+          sorted((tokens[0]["scope"] or "").split()) == SCOPES, tokens)
     check(mode, "discover: protocol", outcome.get("protocol") == ("2025-11-25" if mode == "legacy" else "2026-07-28"),
           outcome)
-    check(mode, "discover: list_tools", "add_task" in outcome.get("tools", []), outcome)
+    check(mode, "discover: list_tools", TOOL in outcome.get("tools", []), outcome)
     call = outcome.get("call")
-    check(mode, "discover: add_task succeeds", call is not None and not call.is_error, outcome)
+    check(mode, f"discover: {TOOL} succeeds", call is not None and not call.is_error, outcome)
 
+
+async def step_up_and_narrow(mode: str) -> None:
     # step_up: a tasks:read token, the 403 insufficient_scope, a wider token, the retried call succeeds.
     outcome, log, provider = await run(mode, "writer", first="tasks:read")
     tokens = token_requests(log)

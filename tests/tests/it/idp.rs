@@ -225,7 +225,7 @@ async fn every_example_behind_a_real_openid_provider() {
                     "notes:read",
                     "tools/call",
                     "get_note",
-                    json!({"name": "get_note", "arguments": {"title": "welcome"}}),
+                    json!({"name": "get_note", "arguments": {"title": "groceries"}}),
                 ),
             ],
             refused: vec![
@@ -240,7 +240,7 @@ async fn every_example_behind_a_real_openid_provider() {
                     "tasks:read",
                     "prompts/get",
                     "summarize_note",
-                    json!({"name": "summarize_note", "arguments": {"title": "welcome"}}),
+                    json!({"name": "summarize_note", "arguments": {"title": "groceries"}}),
                     "notes:read",
                 ),
             ],
@@ -252,7 +252,7 @@ async fn every_example_behind_a_real_openid_provider() {
                 "rooms:read",
                 "tools/call",
                 "find_slots",
-                json!({"name": "find_slots", "arguments": {"room_id": "nope", "day": "2026-01-05"}}),
+                json!({"name": "find_slots", "arguments": {"room_id": "studio-b", "day": "2026-09-17"}}),
             )],
             refused: vec![(
                 "rooms:read",
@@ -299,6 +299,11 @@ async fn every_example_behind_a_real_openid_provider() {
                 example.bin
             );
             assert!(body.get("result").is_some(), "{body}");
+            assert_ne!(
+                body["result"]["isError"], true,
+                "{} {name}: {body}",
+                example.bin
+            );
         }
         for (scope, method, name, params, needed) in &example.refused {
             let token = idp.token("writer", scope, &url).await;

@@ -5,7 +5,9 @@
 //! `ClientCredentialsOAuthProvider`). Neither is told the token endpoint: each must find the
 //! provider from the `401`'s `resource_metadata`, the Protected Resource Metadata and the
 //! provider's own metadata; each meets the `403` `insufficient_scope` challenge and steps up. The
-//! requests each client made are recorded by the script and checked here. Without Node, the
+//! requests each client made are recorded by the script and checked here. Every other example
+//! (`shop`, `notes`, `atrium`) is then served the same way and both clients complete a call that
+//! needs one of its scopes, discovering it alone, in both eras. Without Node, the
 //! packages or the virtualenv the tests say why and pass, unless `MCP_INTEROP_REQUIRED` is set.
 
 use std::time::Duration;
@@ -100,9 +102,29 @@ async fn typescript_client_discovers_the_provider_and_steps_up() {
 
 /// The checks of one protocol era's cases of `ts-client.mjs`.
 fn typescript_cases(cases: &Value, url: &str, metadata: &str, issuer: &str) {
-    // discover: the 401 names the metadata, the client reads it, then the provider's metadata,
-    // then asks the provider's token endpoint for a token for this resource; the call succeeds.
-    let discover = &cases["discover"];
+    let tasks = ["tasks:read", "tasks:write"];
+    typescript_discover(
+        &cases["discover"],
+        url,
+        metadata,
+        issuer,
+        &tasks,
+        "add_task",
+    );
+    typescript_step_up(cases, url, metadata, issuer);
+}
+
+/// The `discover` case: the 401 names the metadata, the client reads it, then the provider's
+/// metadata, then asks the provider's token endpoint for a token for this resource with the
+/// metadata's `scopes` (the SDK's scope selection); `tool` is listed and its call succeeds.
+fn typescript_discover(
+    discover: &Value,
+    url: &str,
+    metadata: &str,
+    issuer: &str,
+    scopes: &[&str],
+    tool: &str,
+) {
     let urls: Vec<&str> = requests(discover)
         .iter()
         .map(|r| r["url"].as_str().unwrap())
@@ -130,18 +152,20 @@ fn typescript_cases(cases: &Value, url: &str, metadata: &str, issuer: &str) {
     let tokens = token_requests(discover, issuer);
     assert_eq!(tokens.len(), 1, "{tokens:?}");
     assert_eq!((tokens[0].1.as_str(), tokens[0].2), (url, 200));
-    // The scope asked for is the metadata's scopes_supported (the SDK's scope selection).
     let mut asked: Vec<&str> = tokens[0].0.split(' ').collect();
     asked.sort_unstable();
-    assert_eq!(asked, ["tasks:read", "tasks:write"]);
+    assert_eq!(asked, scopes);
     assert!(
         discover["tools"]
             .as_array()
-            .is_some_and(|t| t.iter().any(|n| n == "add_task")),
+            .is_some_and(|t| t.iter().any(|n| n == tool)),
         "{discover}"
     );
     assert_eq!(discover["call"]["isError"], false, "{discover}");
+}
 
+/// The `step_up`, `narrow` and `narrow_throw` cases (the tasks example).
+fn typescript_step_up(cases: &Value, url: &str, metadata: &str, issuer: &str) {
     // step_up: a tasks:read token, the 403 naming tasks:write, a second token request with the
     // union of the scopes, the retried call succeeds.
     let step_up = &cases["step_up"];
@@ -219,4 +243,121 @@ async fn python_client_discovers_the_provider_and_steps_up() {
     // run_script checked the summary (nothing failed); the cases all ran, in both modes.
     let passed = stdout.lines().filter(|l| l.starts_with("ok ")).count();
     assert_eq!(passed, 2 * 14, "{stdout}");
+}
+
+/// Another example's call for the official clients: the binary, the tool and its arguments,
+/// and the scopes its Protected Resource Metadata lists.
+struct Call {
+    bin: &'static str,
+    tool: &'static str,
+    arguments: Value,
+    scopes: &'static [&'static str],
+}
+
+/// Every other example (the tests above drive `tasks`) behind the real provider: both official
+/// clients discover it from the `401`, take a token with its scopes and complete a call that
+/// needs one of them, in both protocol eras.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn both_official_clients_complete_a_call_on_every_other_example() {
+    let dir = test_support::repo().join("tests/idp");
+    let node_client = dir
+        .join("node_modules/@modelcontextprotocol/client")
+        .exists();
+    if !node_client {
+        missing("@modelcontextprotocol/client is not installed (run .ci/idp)");
+        return;
+    }
+    let Some(python) = python_with_sdk() else {
+        return;
+    };
+    let Some(idp) = start_provider().await else {
+        return;
+    };
+    let calls = [
+        Call {
+            bin: env!("CARGO_BIN_EXE_shop_test_server"),
+            tool: "cancel_order",
+            arguments: serde_json::json!({"order_id": 1042}),
+            scopes: &["orders:read", "orders:write"],
+        },
+        Call {
+            bin: env!("CARGO_BIN_EXE_notes_test_server"),
+            tool: "get_note",
+            arguments: serde_json::json!({"title": "groceries"}),
+            scopes: &["notes:read"],
+        },
+        Call {
+            bin: env!("CARGO_BIN_EXE_atrium_replica"),
+            tool: "find_slots",
+            arguments: serde_json::json!({"room_id": "studio-b", "day": "2026-09-17"}),
+            scopes: &["rooms:book", "rooms:read"],
+        },
+    ];
+    let node = std::env::var("MCP_NODE").unwrap_or_else(|_| "node".into());
+    for call in calls {
+        let (_server, addr) = spawn_replica(
+            call.bin,
+            &["--http", "127.0.0.1:0", "--auth-issuer", &idp.issuer],
+        )
+        .await;
+        let url = format!("http://{addr}/mcp");
+        let metadata = format!("http://{addr}/.well-known/oauth-protected-resource/mcp");
+        let request = serde_json::json!({"name": call.tool, "arguments": call.arguments});
+        let out = tokio::time::timeout(
+            SCRIPT,
+            Command::new(&node)
+                .arg(dir.join("ts-client.mjs"))
+                .args([&url, &idp.issuer, &request.to_string()])
+                .kill_on_drop(true)
+                .output(),
+        )
+        .await
+        .expect("the TypeScript client finishes")
+        .expect("run node");
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let summary: Value = serde_json::from_str(stdout.lines().last().unwrap_or_default())
+            .unwrap_or_else(|e| panic!("no JSON summary ({e}): {stdout}"));
+        for (mode, protocol) in [("legacy", "2025-11-25"), ("auto", "2026-07-28")] {
+            let discover = &summary[mode]["discover"];
+            assert_eq!(discover["protocol"], protocol, "{} {mode}", call.tool);
+            typescript_discover(
+                discover,
+                &url,
+                &metadata,
+                &idp.issuer,
+                call.scopes,
+                call.tool,
+            );
+        }
+        println!(
+            "TypeScript client: {} through its own OAuth, both eras",
+            call.tool
+        );
+
+        let (python, url, issuer) = (python.clone(), url.clone(), idp.issuer.clone());
+        let (tool, arguments) = (call.tool, call.arguments.to_string());
+        let scopes = call.scopes.join(" ");
+        let stdout = tokio::time::timeout(
+            SCRIPT,
+            tokio::task::spawn_blocking(move || {
+                run_script(
+                    &python,
+                    "tests/py/oauth_client.py",
+                    &[&url, &issuer, tool, &arguments, &scopes],
+                )
+            }),
+        )
+        .await
+        .expect("the Python client finishes")
+        .unwrap();
+        // run_script checked the summary (nothing failed); the discover case ran in both modes.
+        let passed = stdout.lines().filter(|l| l.starts_with("ok ")).count();
+        assert_eq!(passed, 2 * 8, "{stdout}");
+        println!("Python client: {tool} through its own OAuth, both eras");
+    }
 }
