@@ -27,13 +27,9 @@ both: the MCP Python SDK depends on them) and valgrind.
 """
 
 import argparse
-import http.client
 import http.server
 import json
 import os
-import re
-import signal
-import subprocess
 import sys
 import tempfile
 import threading
@@ -44,7 +40,7 @@ from cryptography.hazmat.primitives.asymmetric import ec, rsa
 from jwt.algorithms import ECAlgorithm, RSAAlgorithm
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from callgrind import META, request, total_ir, valgrind  # noqa: E402
+from callgrind import http_calls, total_ir, valgrind  # noqa: E402
 
 RSA_KEY = rsa.generate_private_key(public_exponent=65537, key_size=2048)
 EC_KEY = ec.generate_private_key(ec.SECP256R1())
@@ -99,53 +95,18 @@ def token(issuer, resource, alg):
     return jwt.encode(claims, key, algorithm=alg, headers={"kid": kid, "typ": "at+jwt"})
 
 
-def cpu_seconds(pid):
-    fields = open("/proc/%d/stat" % pid).read().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-
-
 def serve_and_call(binary, warm_up, n, issuer=None, alg=None, cache=True, wrapper=()):
     """Starts the server (under `wrapper`, e.g. valgrind), makes warm_up + n calls of the `valid`
     workload, each answer checked, stops it with SIGTERM: the server's CPU seconds over the n."""
     command = list(wrapper) + [binary, "--http", "127.0.0.1:0"]
+    headers = None
     if issuer:
         command += ["--auth-issuer", issuer]
         if not cache:
             command += ["--auth-token-cache", "0"]
-    env = dict(os.environ, RUST_LOG="off")
-    server = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env)
-    try:
-        addr = None
-        for line in server.stderr:
-            m = re.match(rb"listening on http://([^/]+)/mcp", line)
-            if m:
-                addr = m.group(1).decode()
-                break
-        if addr is None:
-            sys.exit("the server printed no address")
-        host, port = addr.rsplit(":", 1)
-        conn = http.client.HTTPConnection(host, int(port))
-        headers = {"Content-Type": "application/json",
-                   "Accept": "application/json, text/event-stream",
-                   "MCP-Protocol-Version": "2026-07-28", "Mcp-Method": "tools/call"}
-        if issuer:
-            headers["Authorization"] = "Bearer " + token(issuer, "http://%s/mcp" % addr, alg)
-        start = cpu_seconds(server.pid)
-        for i in range(warm_up + n):
-            if i == warm_up:
-                start = cpu_seconds(server.pid)
-            body, _, tool = request("valid", i, META)
-            conn.request("POST", "/mcp", body, dict(headers, **{"Mcp-Name": tool}))
-            answer = conn.getresponse()
-            text = answer.read()
-            if answer.status != 200 or b'"id":%d' % (1000 + i) not in text:
-                sys.exit("unexpected answer %d %r" % (answer.status, text[:300]))
-        used = cpu_seconds(server.pid) - start
-        conn.close()
-    finally:
-        server.send_signal(signal.SIGTERM)
-        server.wait()
-    return used
+        headers = lambda addr: {  # noqa: E731
+            "Authorization": "Bearer " + token(issuer, "http://%s/mcp" % addr, alg)}
+    return http_calls(command, "valid", warm_up, n, headers=headers)
 
 
 def http_cpu(binary, n, issuer=None, alg=None, cache=True):

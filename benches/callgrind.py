@@ -121,14 +121,24 @@ def stdio_ir(binary, workload, n, tmp):
     return total_ir(out_file)
 
 
-def http_ir(binary, workload, n, tmp, floor=None):
-    """`floor`: None for ours, else the floor's mode (`http`, or `bare` for hyper alone)."""
-    label = {None: "http", "http": "floor", "bare": "bare"}[floor]
-    out_file = os.path.join(tmp, "%s-%s-%d.out" % (label, workload, n))
+def cpu_seconds(pid):
+    """The user and system CPU time of process `pid` so far, from /proc."""
+    fields = open("/proc/%d/stat" % pid).read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def http_calls(command, workload, warm_up, n, headers=None, after=None):
+    """Starts `command` (a server that prints `listening on http://ADDR/mcp`, under valgrind or
+    not), sends it `warm_up` + n requests of `workload` one at a time on one keep-alive
+    connection, each answer checked, then stops it with SIGTERM (callgrind writes its counts on
+    the way out). `headers(addr)`: more headers for every request; `after(conn)`: run on the
+    connection once the calls are answered. Returns the server's CPU seconds over the n calls.
+
+    Stateless 2026-07-28 requests carry the `_meta` envelope and the `MCP-Protocol-Version` /
+    `Mcp-Method` / `Mcp-Name` headers; `session` sends `initialize` once, then the `valid` calls
+    in that session (2025-06-18), `Mcp-Session-Id` on each, as the driver's `session` workload."""
     env = dict(os.environ, RUST_LOG="off")
-    command = [binary, floor, "127.0.0.1:0"] if floor else [binary, "--http", "127.0.0.1:0"]
-    server = subprocess.Popen(valgrind(out_file) + command,
-                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env)
+    server = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env)
     try:
         addr = None
         for line in server.stderr:
@@ -137,14 +147,15 @@ def http_ir(binary, workload, n, tmp, floor=None):
                 addr = m.group(1).decode()
                 break
         if addr is None:
-            sys.exit("http: the server printed no address")
+            sys.exit("%s: the server printed no address" % " ".join(command))
         host, port = addr.rsplit(":", 1)
         conn = http.client.HTTPConnection(host, int(port))
         base = {"Content-Type": "application/json",
                 "Accept": "application/json, text/event-stream"}
+        if headers:
+            base.update(headers(addr))
         session = workload == "session"
         if session:
-            # One handshake-era session on the connection, as the driver's `session` workload.
             conn.request("POST", "/mcp", INITIALIZE, base)
             answer = conn.getresponse()
             answer.read()
@@ -152,26 +163,40 @@ def http_ir(binary, workload, n, tmp, floor=None):
                                  "MCP-Protocol-Version": "2025-06-18"})
             conn.request("POST", "/mcp", INITIALIZED, base)
             conn.getresponse().read()
-        for i in list(range(200)) + list(range(n)):
+        start = cpu_seconds(server.pid)
+        for i in range(warm_up + n):
+            if i == warm_up:
+                start = cpu_seconds(server.pid)
             if session:
                 body, _, _ = request("valid", i)
-                headers = base
+                sent = base
             else:
                 body, method, tool = request(workload, i, META)
-                headers = dict(base, **{"MCP-Protocol-Version": "2026-07-28",
-                                        "Mcp-Method": method})
+                sent = dict(base, **{"MCP-Protocol-Version": "2026-07-28", "Mcp-Method": method})
                 if tool:
-                    headers["Mcp-Name"] = tool
-            conn.request("POST", "/mcp", body, headers)
+                    sent["Mcp-Name"] = tool
+            conn.request("POST", "/mcp", body, sent)
             answer = conn.getresponse()
             text = answer.read()
             if answer.status != 200 or b'"id":%d' % (1000 + i) not in text or (
                     workload == "sse" and b"notifications/progress" not in text):
-                sys.exit("http %s: unexpected answer %d %r" % (workload, answer.status, text))
+                sys.exit("http %s: unexpected answer %d %r" % (workload, answer.status, text[:300]))
+        used = cpu_seconds(server.pid) - start
+        if after:
+            after(conn)
         conn.close()
     finally:
         server.send_signal(signal.SIGTERM)
         server.wait()
+    return used
+
+
+def http_ir(binary, workload, n, tmp, floor=None):
+    """`floor`: None for ours, else the floor's mode (`http`, or `bare` for hyper alone)."""
+    label = {None: "http", "http": "floor", "bare": "bare"}[floor]
+    out_file = os.path.join(tmp, "%s-%s-%d.out" % (label, workload, n))
+    command = [binary, floor, "127.0.0.1:0"] if floor else [binary, "--http", "127.0.0.1:0"]
+    http_calls(valgrind(out_file) + command, workload, 200, n)
     return total_ir(out_file)
 
 

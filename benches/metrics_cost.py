@@ -19,74 +19,31 @@ such figures, the rows alternating within each repeat.
 """
 
 import argparse
-import http.client
 import json
 import os
-import re
-import signal
-import subprocess
 import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from callgrind import INITIALIZE, INITIALIZED, META, request, total_ir, valgrind  # noqa: E402
+from callgrind import http_calls, total_ir, valgrind  # noqa: E402
 
 
 def serve_and_call(binary, workload, n, metrics, out_file):
-    """Starts the server under callgrind, makes 200 warm-up + n calls, each answer checked, stops
-    it with SIGTERM: its total Ir."""
+    """The total Ir of a server under callgrind that answered 200 warm-up + n calls (with
+    `--metrics`, its `/metrics` then read once and checked)."""
     command = valgrind(out_file) + [binary, "--http", "127.0.0.1:0"]
     if metrics:
         command.append("--metrics")
-    env = dict(os.environ, RUST_LOG="off")
-    server = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env)
-    try:
-        addr = None
-        for line in server.stderr:
-            m = re.match(rb"listening on http://([^/]+)/mcp", line)
-            if m:
-                addr = m.group(1).decode()
-                break
-        if addr is None:
-            sys.exit("the server printed no address")
-        host, port = addr.rsplit(":", 1)
-        conn = http.client.HTTPConnection(host, int(port))
-        base = {"Content-Type": "application/json",
-                "Accept": "application/json, text/event-stream"}
-        session = workload == "session"
-        if session:
-            conn.request("POST", "/mcp", INITIALIZE, base)
-            answer = conn.getresponse()
-            answer.read()
-            base = dict(base, **{"Mcp-Session-Id": answer.getheader("Mcp-Session-Id"),
-                                 "MCP-Protocol-Version": "2025-06-18"})
-            conn.request("POST", "/mcp", INITIALIZED, base)
-            conn.getresponse().read()
-        for i in range(200 + n):
-            if session:
-                body, _, _ = request("valid", i)
-                headers = base
-            else:
-                body, method, tool = request("valid", i, META)
-                headers = dict(base, **{"MCP-Protocol-Version": "2026-07-28",
-                                        "Mcp-Method": method, "Mcp-Name": tool})
-            conn.request("POST", "/mcp", body, headers)
-            answer = conn.getresponse()
-            text = answer.read()
-            if answer.status != 200 or b'"id":%d' % (1000 + i) not in text:
-                sys.exit("unexpected answer %d %r" % (answer.status, text[:300]))
-        if metrics:
-            # The calls are in the histogram: the series a scrape would read.
-            conn.request("GET", "/metrics")
-            answer = conn.getresponse()
-            scraped = answer.read()
-            if b"mcp_server_operation_duration_seconds_count" not in scraped:
-                sys.exit("--metrics: no operation histogram in %r" % scraped[:300])
-        conn.close()
-    finally:
-        server.send_signal(signal.SIGTERM)
-        server.wait()
+    http_calls(command, workload, 200, n, after=scraped if metrics else None)
     return total_ir(out_file)
+
+
+def scraped(conn):
+    """The calls are in the histogram: the series a scrape would read."""
+    conn.request("GET", "/metrics")
+    text = conn.getresponse().read()
+    if b"mcp_server_operation_duration_seconds_count" not in text:
+        sys.exit("--metrics: no operation histogram in %r" % text[:300])
 
 
 def per_call(binary, workload, n, metrics, tmp):

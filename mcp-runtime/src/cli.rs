@@ -75,6 +75,12 @@ pub struct ServeArgs {
     #[cfg(feature = "http")]
     #[arg(long, value_name = "MS", requires = "http")]
     pub close_streams_after: Option<u64>,
+    /// Serve the server's metrics (OpenTelemetry's MCP conventions:
+    /// mcp_server_operation_duration_seconds and the others) in Prometheus' text format at
+    /// http://ADDR/metrics, outside the endpoint's checks like the probes. Needs --http.
+    #[cfg(all(feature = "metrics", feature = "http"))]
+    #[arg(long, requires = "http")]
+    pub metrics: bool,
     /// The HTTP endpoint as an OAuth resource server (feature `auth`): `--auth-issuer URL` and
     /// the other `--auth-…` flags.
     #[cfg(feature = "auth")]
@@ -147,7 +153,7 @@ impl ServeArgs {
                     .event_store(std::sync::Arc::new(events));
             }
             #[cfg(feature = "metrics")]
-            if METRICS.load(std::sync::atomic::Ordering::Relaxed) {
+            if self.metrics {
                 let prometheus = crate::metrics::Prometheus::new().map_err(io::Error::other)?;
                 server = server.with_metrics(prometheus.meter());
                 options = options.metrics("/metrics", prometheus);
@@ -221,40 +227,13 @@ fn http_addr(value: &str) -> Result<String, String> {
     })
 }
 
-/// `--metrics`, as [`parse`] read it: kept beside [`ServeArgs`] rather than in it, since a new
-/// field of that struct (all its fields are public) would break a literal of it.
-#[cfg(all(feature = "metrics", feature = "http"))]
-static METRICS: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
-
-/// The id of `--metrics` in [`command`].
-#[cfg(all(feature = "metrics", feature = "http"))]
-const METRICS_FLAG: &str = "metrics";
-
 /// The command of `server`'s binary with the arguments of `A`: the server's name and version
 /// (for `--version`); its title as the line `-h` starts with, and its title and description
 /// ([`ServerBuilder::description`](crate::ServerBuilder::description)) as the text `--help` starts
 /// with (else the doc comment of `A`, if any).
-///
-/// With the `metrics` feature (and `http`) it also takes `--metrics` (needs `--http`): the
-/// server's metrics (OpenTelemetry's MCP conventions) in Prometheus' text format at
-/// `http://ADDR/metrics`, outside the endpoint's checks like the probes; [`parse`] reads it for
-/// [`ServeArgs::serve`].
 pub fn command<A: Args>(server: &Server) -> Command {
     let info = server.info();
     let command = A::augment_args(Command::new(info.name.clone())).version(info.version.clone());
-    #[cfg(all(feature = "metrics", feature = "http"))]
-    let command = command.arg(
-        clap::Arg::new(METRICS_FLAG)
-            .long(METRICS_FLAG)
-            .action(clap::ArgAction::SetTrue)
-            .requires("http")
-            .help(
-                "Serve the server's metrics (OpenTelemetry's MCP conventions: \
-                 mcp_server_operation_duration_seconds and the others) in Prometheus' text \
-                 format at http://ADDR/metrics, outside the endpoint's checks like the probes. \
-                 Needs --http.",
-            ),
-    );
     match (&info.title, &info.description) {
         (Some(title), Some(description)) => command
             .about(title.clone())
@@ -269,11 +248,6 @@ pub fn command<A: Args>(server: &Server) -> Command {
 /// argument prints the error and usage on stderr and exits with 2.
 pub fn parse<A: Args + FromArgMatches>(server: &Server) -> A {
     let matches = command::<A>(server).get_matches();
-    #[cfg(all(feature = "metrics", feature = "http"))]
-    METRICS.store(
-        matches.get_flag(METRICS_FLAG),
-        std::sync::atomic::Ordering::Relaxed,
-    );
     A::from_arg_matches(&matches).unwrap_or_else(|e| e.exit())
 }
 
@@ -384,20 +358,11 @@ mod tests {
 
     #[cfg(feature = "metrics")]
     #[test]
-    fn metrics_is_a_switch_of_the_command_that_needs_http() {
-        let server = crate::Server::builder("calc", "1.0.0").build().unwrap();
-        let flag = |args: &[&str]| {
-            let argv = std::iter::once("calc").chain(args.iter().copied());
-            command::<ServeArgs>(&server)
-                .try_get_matches_from(argv)
-                .map(|m| m.get_flag(METRICS_FLAG))
-        };
-        assert!(!flag(&[]).unwrap());
-        assert!(flag(&["--http", "8080", "--metrics"]).unwrap());
-        let err = flag(&["--metrics"]).unwrap_err();
+    fn metrics_is_a_switch_that_needs_http() {
+        assert!(!parse(&[]).unwrap().metrics);
+        assert!(parse(&["--http", "8080", "--metrics"]).unwrap().metrics);
+        let err = parse(&["--metrics"]).unwrap_err();
         assert_eq!(err.kind(), clap::error::ErrorKind::MissingRequiredArgument);
-        let help = command::<ServeArgs>(&server).render_long_help().to_string();
-        assert!(help.contains("--metrics"), "{help}");
     }
 
     #[test]

@@ -205,3 +205,26 @@ fn dechunk(mut rest: &str) -> String {
     }
     body
 }
+
+/// POSTs `body` to the MCP endpoint `http://{addr}/mcp` with the content type and `Accept` every
+/// MCP POST carries and `headers`, checks that the answer is `200`, and returns its headers and
+/// body.
+pub async fn post_mcp(
+    http: &reqwest::Client,
+    addr: impl std::fmt::Display,
+    headers: &[(&str, &str)],
+    body: &Value,
+) -> (reqwest::header::HeaderMap, String) {
+    let mut request = http
+        .post(format!("http://{addr}/mcp"))
+        .header("content-type", "application/json")
+        .header("accept", "application/json, text/event-stream")
+        .body(body.to_string());
+    for (k, v) in headers {
+        request = request.header(*k, *v);
+    }
+    let response = request.send().await.expect("the POST is answered");
+    assert_eq!(response.status(), 200, "{body}");
+    let headers = response.headers().clone();
+    (headers, response.text().await.expect("the answer's body"))
+}

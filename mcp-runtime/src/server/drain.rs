@@ -355,7 +355,11 @@ impl Server {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
+    use std::time::Duration;
+
+    use serde_json::json;
+
+    use super::{Drain, ProtocolError, Reply, RequestId, SERVER_SHUTTING_DOWN};
 
     #[tokio::test]
     async fn a_call_past_the_deadline_gets_the_retryable_error() {

@@ -269,7 +269,7 @@ impl std::fmt::Debug for DeclaredResources {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
+    use super::{Principal, ScopePolicy, is_scope_token};
     use serde_json::json;
 
     #[test]

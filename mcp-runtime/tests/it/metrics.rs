@@ -14,6 +14,7 @@ use mcp_runtime::prelude::*;
 use mcp_runtime::transport::http::HttpOptions;
 use mcp_runtime::{Client, ProtocolError};
 use serde_json::json;
+use test_support::http::post_mcp;
 use test_support::wait::until;
 use tokio::net::TcpListener;
 use tokio::sync::Semaphore;
@@ -291,27 +292,6 @@ async fn serve_http(server: Server, prometheus: Prometheus) -> SocketAddr {
     addr
 }
 
-/// `body` POSTed to `/mcp` with `headers`: the answer's headers and text.
-async fn post(
-    http: &reqwest::Client,
-    addr: SocketAddr,
-    headers: &[(&str, &str)],
-    body: serde_json::Value,
-) -> (reqwest::header::HeaderMap, String) {
-    let mut request = http
-        .post(format!("http://{addr}/mcp"))
-        .header("content-type", "application/json")
-        .header("accept", "application/json, text/event-stream")
-        .body(body.to_string());
-    for (k, v) in headers {
-        request = request.header(*k, *v);
-    }
-    let response = request.send().await.unwrap();
-    assert_eq!(response.status(), 200);
-    let headers = response.headers().clone();
-    (headers, response.text().await.unwrap())
-}
-
 #[tokio::test]
 async fn the_listener_serves_them_as_prometheus_text_with_tcp_as_the_transport() {
     let prometheus = Prometheus::new().unwrap();
@@ -329,13 +309,13 @@ async fn the_listener_serves_them_as_prometheus_text_with_tcp_as_the_transport()
     ];
     let call = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
         "params": {"name": "add", "arguments": {"a": 1, "b": 2}, "_meta": envelope}});
-    let (_, answer) = post(&http, addr, &stateless, call).await;
+    let (_, answer) = post_mcp(&http, addr, &stateless, &call).await;
     assert!(answer.contains("\"result\""), "{answer}");
 
     let init = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
         "protocolVersion": "2025-11-25", "capabilities": {},
         "clientInfo": {"name": "t", "version": "1"}}});
-    let (headers, _) = post(&http, addr, &[], init).await;
+    let (headers, _) = post_mcp(&http, addr, &[], &init).await;
     let id = headers["mcp-session-id"].to_str().unwrap().to_owned();
     let in_session = [
         ("mcp-session-id", id.as_str()),
@@ -343,7 +323,7 @@ async fn the_listener_serves_them_as_prometheus_text_with_tcp_as_the_transport()
     ];
     let fail = json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call",
         "params": {"name": "fail", "arguments": {"how": "visible"}}});
-    let (_, answer) = post(&http, addr, &in_session, fail).await;
+    let (_, answer) = post_mcp(&http, addr, &in_session, &fail).await;
     assert!(answer.contains("try again later"), "{answer}");
 
     // Outside the endpoint's checks: a foreign Origin, no MCP header.

@@ -8,6 +8,7 @@ use std::time::Duration;
 
 use serde_json::{Value, json};
 use test_support::HANG;
+use test_support::http::post_mcp;
 use test_support::nginx::spawn_replica;
 use test_support::prometheus::{Prometheus, check_metrics};
 
@@ -24,21 +25,10 @@ async fn post(
     headers: &[(&str, &str)],
     body: Value,
 ) -> (Option<String>, Value) {
-    let mut request = http
-        .post(format!("http://{addr}/mcp"))
-        .header("content-type", "application/json")
-        .header("accept", "application/json, text/event-stream")
-        .body(body.to_string());
-    for (k, v) in headers {
-        request = request.header(*k, *v);
-    }
-    let response = request.send().await.unwrap();
-    assert_eq!(response.status(), 200);
-    let session = response
-        .headers()
+    let (headers, text) = post_mcp(http, addr, headers, &body).await;
+    let session = headers
         .get("mcp-session-id")
         .map(|v| v.to_str().unwrap().to_owned());
-    let text = response.text().await.unwrap();
     (
         session,
         serde_json::from_str(&text).unwrap_or_else(|e| panic!("{e}: {text}")),

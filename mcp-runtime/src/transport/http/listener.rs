@@ -232,17 +232,18 @@ enum App {
 
 impl App {
     fn new(endpoint: Arc<Endpoint>) -> Self {
-        // Built either way: making it checks the path as `router` does (a path that does not
-        // start with `/` panics here, when serving starts, not later).
-        let router = super::serve_endpoint(endpoint.clone());
+        // The router is built either way: making it checks the path as `router` does (a path
+        // that does not start with `/` panics here, when serving starts, not later).
         let literal = !endpoint.options.path.contains(['{', '}']);
         #[cfg(feature = "auth")]
         if let Some(guard) = super::guard_of(&endpoint) {
+            let router = crate::auth::protect(super::plain_router(endpoint.clone()), &guard);
             return match literal {
                 true => App::Guarded(endpoint, guard, router),
                 false => App::Routed(endpoint, router),
             };
         }
+        let router = super::plain_router(endpoint.clone());
         match literal {
             true => App::Direct(endpoint),
             false => App::Routed(endpoint, router),

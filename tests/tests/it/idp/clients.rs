@@ -53,32 +53,38 @@ fn challenges(case: &Value, url: &str, status: u64) -> Vec<String> {
         .collect()
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn typescript_client_discovers_the_provider_and_steps_up() {
+/// The server binary `bin` on a loopback port behind `idp` (`--auth-issuer`): the process and
+/// its address.
+async fn behind(idp: &super::Provider, bin: &str) -> (tokio::process::Child, String) {
+    spawn_replica(
+        bin,
+        &["--http", "127.0.0.1:0", "--auth-issuer", &idp.issuer],
+    )
+    .await
+}
+
+/// The folder of `ts-client.mjs` when `.ci/idp` installed its client package; else says so.
+fn ts_client_dir() -> Option<std::path::PathBuf> {
     let dir = test_support::repo().join("tests/idp");
     if !dir
         .join("node_modules/@modelcontextprotocol/client")
         .exists()
     {
         missing("@modelcontextprotocol/client is not installed (run .ci/idp)");
-        return;
+        return None;
     }
-    let Some(idp) = start_provider().await else {
-        return;
-    };
-    let (_server, addr) = spawn_replica(
-        env!("CARGO_BIN_EXE_tasks_test_server"),
-        &["--http", "127.0.0.1:0", "--auth-issuer", &idp.issuer],
-    )
-    .await;
-    let url = format!("http://{addr}/mcp");
-    let metadata = format!("http://{addr}/.well-known/oauth-protected-resource/mcp");
+    Some(dir)
+}
+
+/// Runs `ts-client.mjs` with `args` and returns its JSON summary (its last line of output),
+/// after checking that it exited with success.
+async fn run_ts_client(dir: &std::path::Path, args: &[&str]) -> Value {
     let node = std::env::var("MCP_NODE").unwrap_or_else(|_| "node".into());
     let out = tokio::time::timeout(
         SCRIPT,
         Command::new(&node)
             .arg(dir.join("ts-client.mjs"))
-            .args([&url, &idp.issuer])
+            .args(args)
             .kill_on_drop(true)
             .output(),
     )
@@ -89,8 +95,38 @@ async fn typescript_client_discovers_the_provider_and_steps_up() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     println!("{stdout}");
     assert!(out.status.success(), "{stderr}");
-    let summary: Value = serde_json::from_str(stdout.lines().last().unwrap_or_default())
-        .unwrap_or_else(|e| panic!("no JSON summary ({e}): {stdout} {stderr}"));
+    serde_json::from_str(stdout.lines().last().unwrap_or_default())
+        .unwrap_or_else(|e| panic!("no JSON summary ({e}): {stdout} {stderr}"))
+}
+
+/// Runs `tests/py/oauth_client.py` with `args` (`run_script` checks that nothing failed) and
+/// returns what it printed.
+async fn run_python_client(python: &std::path::Path, args: Vec<String>) -> String {
+    let python = python.to_owned();
+    tokio::time::timeout(
+        SCRIPT,
+        tokio::task::spawn_blocking(move || {
+            let args: Vec<&str> = args.iter().map(String::as_str).collect();
+            run_script(&python, "tests/py/oauth_client.py", &args)
+        }),
+    )
+    .await
+    .expect("the Python client finishes")
+    .unwrap()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn typescript_client_discovers_the_provider_and_steps_up() {
+    let Some(dir) = ts_client_dir() else {
+        return;
+    };
+    let Some(idp) = start_provider().await else {
+        return;
+    };
+    let (_server, addr) = behind(&idp, env!("CARGO_BIN_EXE_tasks_test_server")).await;
+    let url = format!("http://{addr}/mcp");
+    let metadata = format!("http://{addr}/.well-known/oauth-protected-resource/mcp");
+    let summary = run_ts_client(&dir, &[&url, &idp.issuer]).await;
     for (mode, protocol) in [("legacy", "2025-11-25"), ("auto", "2026-07-28")] {
         let cases = &summary[mode];
         for case in ["discover", "step_up", "narrow", "narrow_throw"] {
@@ -224,22 +260,9 @@ async fn python_client_discovers_the_provider_and_steps_up() {
     let Some(idp) = start_provider().await else {
         return;
     };
-    let (_server, addr) = spawn_replica(
-        env!("CARGO_BIN_EXE_tasks_test_server"),
-        &["--http", "127.0.0.1:0", "--auth-issuer", &idp.issuer],
-    )
-    .await;
+    let (_server, addr) = behind(&idp, env!("CARGO_BIN_EXE_tasks_test_server")).await;
     let url = format!("http://{addr}/mcp");
-    let issuer = idp.issuer.clone();
-    let stdout = tokio::time::timeout(
-        SCRIPT,
-        tokio::task::spawn_blocking(move || {
-            run_script(&python, "tests/py/oauth_client.py", &[&url, &issuer])
-        }),
-    )
-    .await
-    .expect("the Python client finishes")
-    .unwrap();
+    let stdout = run_python_client(&python, vec![url, idp.issuer.clone()]).await;
     // run_script checked the summary (nothing failed); the cases all ran, in both modes.
     let passed = stdout.lines().filter(|l| l.starts_with("ok ")).count();
     assert_eq!(passed, 2 * 14, "{stdout}");
@@ -259,14 +282,9 @@ struct Call {
 /// needs one of them, in both protocol eras.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn both_official_clients_complete_a_call_on_every_other_example() {
-    let dir = test_support::repo().join("tests/idp");
-    let node_client = dir
-        .join("node_modules/@modelcontextprotocol/client")
-        .exists();
-    if !node_client {
-        missing("@modelcontextprotocol/client is not installed (run .ci/idp)");
+    let Some(dir) = ts_client_dir() else {
         return;
-    }
+    };
     let Some(python) = python_with_sdk() else {
         return;
     };
@@ -293,35 +311,12 @@ async fn both_official_clients_complete_a_call_on_every_other_example() {
             scopes: &["rooms:book", "rooms:read"],
         },
     ];
-    let node = std::env::var("MCP_NODE").unwrap_or_else(|_| "node".into());
     for call in calls {
-        let (_server, addr) = spawn_replica(
-            call.bin,
-            &["--http", "127.0.0.1:0", "--auth-issuer", &idp.issuer],
-        )
-        .await;
+        let (_server, addr) = behind(&idp, call.bin).await;
         let url = format!("http://{addr}/mcp");
         let metadata = format!("http://{addr}/.well-known/oauth-protected-resource/mcp");
         let request = serde_json::json!({"name": call.tool, "arguments": call.arguments});
-        let out = tokio::time::timeout(
-            SCRIPT,
-            Command::new(&node)
-                .arg(dir.join("ts-client.mjs"))
-                .args([&url, &idp.issuer, &request.to_string()])
-                .kill_on_drop(true)
-                .output(),
-        )
-        .await
-        .expect("the TypeScript client finishes")
-        .expect("run node");
-        let stdout = String::from_utf8_lossy(&out.stdout);
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        let summary: Value = serde_json::from_str(stdout.lines().last().unwrap_or_default())
-            .unwrap_or_else(|e| panic!("no JSON summary ({e}): {stdout}"));
+        let summary = run_ts_client(&dir, &[&url, &idp.issuer, &request.to_string()]).await;
         for (mode, protocol) in [("legacy", "2025-11-25"), ("auto", "2026-07-28")] {
             let discover = &summary[mode]["discover"];
             assert_eq!(discover["protocol"], protocol, "{} {mode}", call.tool);
@@ -339,25 +334,20 @@ async fn both_official_clients_complete_a_call_on_every_other_example() {
             call.tool
         );
 
-        let (python, url, issuer) = (python.clone(), url.clone(), idp.issuer.clone());
-        let (tool, arguments) = (call.tool, call.arguments.to_string());
-        let scopes = call.scopes.join(" ");
-        let stdout = tokio::time::timeout(
-            SCRIPT,
-            tokio::task::spawn_blocking(move || {
-                run_script(
-                    &python,
-                    "tests/py/oauth_client.py",
-                    &[&url, &issuer, tool, &arguments, &scopes],
-                )
-            }),
-        )
-        .await
-        .expect("the Python client finishes")
-        .unwrap();
+        let args = vec![
+            url,
+            idp.issuer.clone(),
+            call.tool.to_owned(),
+            call.arguments.to_string(),
+            call.scopes.join(" "),
+        ];
+        let stdout = run_python_client(&python, args).await;
         // run_script checked the summary (nothing failed); the discover case ran in both modes.
         let passed = stdout.lines().filter(|l| l.starts_with("ok ")).count();
         assert_eq!(passed, 2 * 8, "{stdout}");
-        println!("Python client: {tool} through its own OAuth, both eras");
+        println!(
+            "Python client: {} through its own OAuth, both eras",
+            call.tool
+        );
     }
 }
