@@ -13,17 +13,17 @@ ES256, the same token on every call, as a client holds one until it expires. Row
 
 - no auth;
 - RS256 and ES256, with the verified-token cache (the default: a token presented again is looked
-  up by the SHA-256 of the resource and the token, not verified again);
+  up by a keyed SipHash-2-4 of the resource and the token, not verified again);
 - RS256 and ES256 with `--auth-token-cache 0`: the signature and every claim verified on every
   call.
 
 Each figure is (Ir of a server that answered 200 warm-up calls and N calls - Ir of one that
 answered the 200 warm-up calls alone) / N, as in callgrind.py: startup, discovery, the JWKS fetch
-and the first verification cancel out. valgrind hides the CPU's SHA extensions, so the cache's
-SHA-256 of the token runs in software there; `--cpu` measures the server's CPU time per call
-instead (user + system from /proc, after 2,000 warm-up calls, `--cpu-calls` calls, median of
-`--repeat` servers per row), with whatever the CPU offers. Needs PyJWT with `cryptography` (the project's .venv has
-both: the MCP Python SDK depends on them) and valgrind.
+and the first verification cancel out. `--cpu` measures the server's CPU time per call instead
+(user + system from /proc, after 2,000 warm-up calls, `--cpu-calls` calls, median of `--repeat`
+servers per row, the rows alternating), the kernel's work for each request included. Needs
+PyJWT with `cryptography` (the project's .venv has both: the MCP Python SDK depends on them) and
+valgrind.
 """
 
 import argparse
@@ -144,10 +144,14 @@ def main():
     rows = [r for r in rows if r[0] == "no auth" or not args.rows or args.rows in r[0]]
     results = {}
     if args.cpu:
-        for label, iss, alg, cache in rows:
-            runs = sorted(http_cpu(args.http, args.cpu_calls, iss, alg, cache)
-                          for _ in range(args.repeat))
-            results[label] = runs[len(runs) // 2] * 1e6
+        # The rows alternate within each repeat, so that a drift of the machine's load over
+        # the run reaches every row alike.
+        runs = {label: [] for label, _, _, _ in rows}
+        for _ in range(args.repeat):
+            for label, iss, alg, cache in rows:
+                runs[label].append(http_cpu(args.http, args.cpu_calls, iss, alg, cache))
+        for label, times in runs.items():
+            results[label] = sorted(times)[len(times) // 2] * 1e6
         none = results["no auth"]
         print("Server CPU time per stateless valid call (µs, median of %d servers, %d calls each "
               "after 2,000 warm-up calls, one keep-alive connection)\n" % (args.repeat,

@@ -66,14 +66,21 @@ impl<V: TokenValidator> CachedValidator<V> {
         self.len() == 0
     }
 
+    /// The live entry of `token` for `resource`, if any.
+    fn lookup(&self, token: &str, resource: &str) -> Option<Principal> {
+        let key = self.key_of(token, resource);
+        match lock(&self.entries).get(&key) {
+            Some((principal, until)) if *until > Instant::now() => Some(principal.clone()),
+            _ => None,
+        }
+    }
+
     async fn check(&self, token: &str, resource: &str) -> Result<Principal, TokenError> {
+        if let Some(principal) = self.lookup(token, resource) {
+            return Ok(principal);
+        }
         let key = self.key_of(token, resource);
         let now = Instant::now();
-        if let Some((principal, until)) = lock(&self.entries).get(&key)
-            && *until > now
-        {
-            return Ok(principal.clone());
-        }
         let principal = self.inner.validate(token, resource).await?;
         let until_exp = principal
             .expires_at()
@@ -123,6 +130,10 @@ impl<V: TokenValidator> TokenValidator for CachedValidator<V> {
         resource: &'a str,
     ) -> BoxFuture<'a, Result<Principal, TokenError>> {
         Box::pin(self.check(token, resource))
+    }
+
+    fn remembered(&self, token: &str, resource: &str) -> Option<Principal> {
+        self.lookup(token, resource)
     }
 }
 

@@ -22,6 +22,7 @@ use super::server::{challenge, metadata_url};
 use super::{Principal, ResourceServer, TokenError, canonical_resource};
 use crate::context::principal::serve_as;
 use crate::error::codes;
+use crate::server::scopes::Named;
 
 /// What the checks of one endpoint share.
 struct Shared {
@@ -188,7 +189,11 @@ impl IntoResponse for Denial {
 fn bad_request(message: &str, metadata: &str) -> Denial {
     Denial {
         status: StatusCode::BAD_REQUEST,
-        challenge: Some(challenge(metadata, &[], Some(("invalid_request", message)))),
+        challenge: Some(challenge::<&str>(
+            metadata,
+            &[],
+            Some(("invalid_request", message)),
+        )),
         message: format!("Bad Request: {message}"),
     }
 }
@@ -213,10 +218,13 @@ where
     }
 }
 
-/// The checks: the request to pass on (body buffered, `Authorization` removed) and its
-/// principal; or the refusal. A session's owner is checked by the endpoint, from the session's
-/// record, which every replica shares.
-async fn admit(shared: &Shared, request: Request) -> Result<(Request, Arc<Principal>), Denial> {
+/// The checks that need no body: the request to pass on (`Authorization` removed) and its
+/// principal; or the refusal. The scopes of what the body names (a tool called, a prompt got, a
+/// resource read) are checked by the endpoint once it has read the message ([`Guard::check`]),
+/// so that an admitted request's body is read once, by the endpoint; only a refusal reads it
+/// here, for the scopes its challenge names. A session's owner is checked by the endpoint, from
+/// the session's record, which every replica shares.
+async fn admit(shared: &Shared, request: Request) -> Result<(Request, Principal), Denial> {
     if let Err(fault) = shared.auth.check() {
         tracing::error!(%fault, "the resource server's settings are refused; refusing every request");
         return Err(Denial {
@@ -243,109 +251,207 @@ async fn admit(shared: &Shared, request: Request) -> Result<(Request, Arc<Princi
             &metadata(),
         ));
     }
-    let bytes = if parts.method == Method::POST {
-        read_body(body, shared.max_body, shared.body_timeout).await?
-    } else {
-        Bytes::new()
+    let validated = match &first {
+        None => Err(Refused::NoBearer),
+        Some(value) => match remembered(&shared.auth, value, &resource) {
+            Some(principal) => Ok(principal),
+            None => match bearer_token(value) {
+                Err(Refused::Malformed) => {
+                    return Err(bad_request("a malformed Authorization header", &metadata()));
+                }
+                Err(refused) => Err(refused),
+                Ok(token) => match shared.auth.validator.validate(token, &resource).await {
+                    Ok(principal) => Ok(principal),
+                    Err(TokenError::Invalid(why)) => {
+                        tracing::info!(reason = %why, "refused an invalid access token");
+                        Err(Refused::Invalid(why))
+                    }
+                    Err(TokenError::Unavailable(why)) => {
+                        tracing::warn!(reason = %why, "an access token could not be checked");
+                        return Err(Denial {
+                            status: StatusCode::SERVICE_UNAVAILABLE,
+                            challenge: None,
+                            message: "Service Unavailable: the access token cannot be checked now"
+                                .into(),
+                        });
+                    }
+                },
+            },
+        },
     };
-    let needed = match super::peek::named(&bytes) {
-        Some(named) => shared.auth.policy.needed_by(std::slice::from_ref(&named)),
-        None if bytes.is_empty() => shared.auth.policy.needed(None),
-        None => {
-            let message: Option<Value> = serde_json::from_slice(&bytes).ok();
-            shared.auth.policy.needed(message.as_ref())
+    let refused = match validated {
+        Ok(principal) => {
+            let policy = &shared.auth.policy;
+            // The server-wide scopes need no body; a request lacking one is refused here, its
+            // challenge naming every scope the body needs too.
+            if policy.missing(&principal, policy.required()).is_empty() {
+                parts.headers.remove(header::AUTHORIZATION);
+                return Ok((Request::from_parts(parts, body), principal));
+            }
+            let needed = shared.needed(&parts.method, body).await?;
+            let missing = policy.missing(&principal, &needed);
+            return Err(insufficient(&metadata(), &needed, &missing));
         }
+        Err(refused) => refused,
     };
-    let token = match &first {
-        None => {
-            return Err(Denial {
+    let needed = shared.needed(&parts.method, body).await?;
+    Err(refused.denial(&metadata(), &needed))
+}
+
+/// Why a request's credentials were refused before its scopes were looked at.
+enum Refused {
+    /// No `Authorization: Bearer` header (another scheme counts as none).
+    NoBearer,
+    /// A bearer header that is not `Bearer <b64token>`.
+    Malformed,
+    /// A token the validator refused.
+    Invalid(String),
+}
+
+impl Refused {
+    /// The refusal, its challenge naming `needed`, the scopes the request needs.
+    fn denial<S: AsRef<str>>(self, metadata: &str, needed: &[S]) -> Denial {
+        match self {
+            Refused::NoBearer => Denial {
                 status: StatusCode::UNAUTHORIZED,
-                challenge: Some(challenge(&metadata(), &needed, None)),
+                challenge: Some(challenge(metadata, needed, None)),
                 message: "Unauthorized: a bearer token is required".into(),
-            });
-        }
-        Some(value) => bearer_token(value, metadata, &needed)?,
-    };
-    let principal = match shared.auth.validator.validate(token, &resource).await {
-        Ok(principal) => Arc::new(principal),
-        Err(TokenError::Invalid(why)) => {
-            tracing::info!(reason = %why, "refused an invalid access token");
-            return Err(Denial {
+            },
+            Refused::Malformed => bad_request("a malformed Authorization header", metadata),
+            Refused::Invalid(why) => Denial {
                 status: StatusCode::UNAUTHORIZED,
-                challenge: Some(challenge(
-                    &metadata(),
-                    &needed,
-                    Some(("invalid_token", &why)),
-                )),
+                challenge: Some(challenge(metadata, needed, Some(("invalid_token", &why)))),
                 message: format!("Unauthorized: invalid token: {why}"),
-            });
+            },
         }
-        Err(TokenError::Unavailable(why)) => {
-            tracing::warn!(reason = %why, "an access token could not be checked");
-            return Err(Denial {
-                status: StatusCode::SERVICE_UNAVAILABLE,
-                challenge: None,
-                message: "Service Unavailable: the access token cannot be checked now".into(),
-            });
-        }
-    };
-    let missing = shared.auth.policy.missing(&principal, &needed);
-    if !missing.is_empty() {
-        let why = format!("this request needs the scope {}", missing.join(" "));
-        return Err(Denial {
-            status: StatusCode::FORBIDDEN,
-            challenge: Some(challenge(
-                &metadata(),
-                &needed,
-                Some(("insufficient_scope", &why)),
-            )),
-            message: format!("Forbidden: {why}"),
-        });
     }
-    parts.headers.remove(header::AUTHORIZATION);
-    Ok((Request::from_parts(parts, Body::from(bytes)), principal))
+}
+
+/// The `403` of a valid token that lacks `missing` of the `needed` scopes: the step-up signal.
+fn insufficient<S: AsRef<str>>(metadata: &str, needed: &[S], missing: &[String]) -> Denial {
+    let why = format!("this request needs the scope {}", missing.join(" "));
+    Denial {
+        status: StatusCode::FORBIDDEN,
+        challenge: Some(challenge(
+            metadata,
+            needed,
+            Some(("insufficient_scope", &why)),
+        )),
+        message: format!("Forbidden: {why}"),
+    }
+}
+
+impl Shared {
+    /// The scopes a refused request needs, for its challenge: those of what its body names
+    /// (a `POST`'s body read here, within the endpoint's limits), else the server-wide ones.
+    async fn needed(&self, method: &Method, body: Body) -> Result<Vec<String>, Denial> {
+        let policy = &self.auth.policy;
+        if *method != Method::POST {
+            return Ok(policy.needed(None));
+        }
+        let bytes = read_body(body, self.max_body, self.body_timeout).await?;
+        let message: Option<Value> = serde_json::from_slice(&bytes).ok();
+        Ok(policy.needed(message.as_ref()))
+    }
+}
+
+impl Guard {
+    /// The endpoint's half of the check, once it has read the body's `messages`: the scopes
+    /// they need against those of the request's principal. `None` when they are held; else the
+    /// `403` (or, with no principal, which only a request that did not pass [`admit`] lacks, the
+    /// `401`), its challenge naming every scope the messages need.
+    pub(crate) fn check(&self, headers: &HeaderMap, messages: &[Named<'_>]) -> Option<Response> {
+        let policy = &self.0.auth.policy;
+        let needed = policy.needed_by(messages);
+        let principal = crate::context::principal::current();
+        let missing = match &principal {
+            Some(principal) => policy.missing(principal, &needed),
+            None => needed.iter().map(|s| (*s).to_owned()).collect(),
+        };
+        if missing.is_empty() && principal.is_some() {
+            return None;
+        }
+        let metadata = metadata_url(&self.0.resource(headers));
+        let denial = match principal {
+            Some(_) => insufficient(&metadata, &needed, &missing),
+            None => Refused::NoBearer.denial(&metadata, &needed),
+        };
+        Some(denial.into_response())
+    }
+}
+
+/// The principal of a bearer token the validator remembers (a cache's entry): asked before
+/// the token's syntax is checked ([`bearer_token`]), which a remembered token passed when it was
+/// first validated. The check of every byte cost a cached call about 2,300 instructions for a
+/// 2048-bit RS256 JWT (callgrind, BENCHMARKS.md).
+fn remembered(auth: &ResourceServer, value: &HeaderValue, resource: &str) -> Option<Principal> {
+    let token = std::str::from_utf8(bearer_bytes(value)?).ok()?;
+    auth.validator.remembered(token, resource)
+}
+
+/// The token's bytes of `Authorization: Bearer <token>` (the scheme in any case, the spaces
+/// around the token dropped); `None` for another scheme.
+fn bearer_bytes(value: &HeaderValue) -> Option<&[u8]> {
+    let bytes = value.as_bytes();
+    let (scheme, token) = match bytes.iter().position(|&b| b == b' ') {
+        Some(space) => (&bytes[..space], &bytes[space + 1..]),
+        None => (bytes, &[][..]),
+    };
+    if !scheme.eq_ignore_ascii_case(b"bearer") {
+        return None;
+    }
+    let start = token.iter().position(|&b| b != b' ').unwrap_or(token.len());
+    let end = token
+        .iter()
+        .rposition(|&b| b != b' ')
+        .map_or(start, |last| last + 1);
+    Some(&token[start..end])
 }
 
 /// The token of `Authorization: Bearer <token68>` (the scheme in any case). Another scheme
 /// is no bearer token (`401`); a malformed bearer header is `400`.
-fn bearer_token<'v>(
-    value: &'v HeaderValue,
-    metadata: impl Fn() -> String,
-    needed: &[String],
-) -> Result<&'v str, Denial> {
-    let malformed = || bad_request("a malformed Authorization header", &metadata());
-    let text = value.to_str().map_err(|_| malformed())?;
-    let (scheme, token) = text.split_once(' ').unwrap_or((text, ""));
-    if !scheme.eq_ignore_ascii_case("bearer") {
-        return Err(Denial {
-            status: StatusCode::UNAUTHORIZED,
-            challenge: Some(challenge(&metadata(), needed, None)),
-            message: "Unauthorized: a bearer token is required".into(),
+///
+/// Read from the bytes in one pass over the token, no text check first: a `b64token` is visible
+/// ASCII, so a token that passes needs no other. Going through `HeaderValue::to_str`, then a
+/// table lookup per byte, cost a call about 7,500 instructions for a 2048-bit RS256 JWT
+/// (callgrind, BENCHMARKS.md).
+fn bearer_token(value: &HeaderValue) -> Result<&str, Refused> {
+    let Some(token) = bearer_bytes(value) else {
+        // What is not text at all is malformed, whatever its scheme.
+        return Err(match value.to_str() {
+            Ok(_) => Refused::NoBearer,
+            Err(_) => Refused::Malformed,
         });
-    }
-    let token = token.trim_matches(' ');
+    };
     if !is_token68(token) {
-        return Err(malformed());
+        return Err(Refused::Malformed);
     }
-    Ok(token)
+    // A `b64token` is ASCII: this never fails.
+    std::str::from_utf8(token).map_err(|_| Refused::Malformed)
 }
 
 /// RFC 6750 §2.1's `b64token`: `1*( ALPHA / DIGIT / "-" / "." / "_" / "~" / "+" / "/" ) *"="`.
-fn is_token68(token: &str) -> bool {
-    /// The bytes of a `b64token` but `=`, one lookup each.
-    const B64TOKEN: [bool; 256] = {
-        let mut table = [false; 256];
-        let mut b = 0;
-        while b < 256 {
-            let c = b as u8;
-            table[b] =
-                c.is_ascii_alphanumeric() || matches!(c, b'-' | b'.' | b'_' | b'~' | b'+' | b'/');
-            b += 1;
-        }
-        table
-    };
-    let body = token.trim_end_matches('=');
-    !body.is_empty() && body.bytes().all(|b| B64TOKEN[usize::from(b)])
+fn is_token68(token: &[u8]) -> bool {
+    /// One byte of a `b64token` but `=`, by comparisons only: the fold below then runs on
+    /// vector registers, several bytes an instruction.
+    fn b64(b: u8) -> bool {
+        let letter = (b | 0x20).wrapping_sub(b'a') < 26;
+        let digit = b.wrapping_sub(b'0') < 10;
+        letter
+            | digit
+            | (b == b'-')
+            | (b == b'.')
+            | (b == b'_')
+            | (b == b'~')
+            | (b == b'+')
+            | (b == b'/')
+    }
+    let end = token
+        .iter()
+        .rposition(|&b| b != b'=')
+        .map_or(0, |last| last + 1);
+    let body = &token[..end];
+    !body.is_empty() && body.iter().fold(true, |all, &b| all & b64(b))
 }
 
 /// Whether a query string carries `access_token` (RFC 6750 §2.3, refused here).
@@ -377,11 +483,18 @@ mod tests {
 
     #[test]
     fn token68_and_query() {
-        assert!(is_token68("abc.DEF-_~+/=="));
-        assert!(!is_token68(""));
-        assert!(!is_token68("=="));
-        assert!(!is_token68("a b"));
-        assert!(!is_token68("a,b"));
+        assert!(is_token68(b"abc.DEF-_~+/=="));
+        assert!(is_token68(b"Zz09"));
+        assert!(!is_token68(b""));
+        assert!(!is_token68(b"=="));
+        assert!(!is_token68(b"a b"));
+        assert!(!is_token68(b"a,b"));
+        assert!(!is_token68(b"a=b"));
+        // Every byte: the b64token characters, and no other.
+        for b in 0..=255u8 {
+            let expected = b.is_ascii_alphanumeric() || b"-._~+/".contains(&b);
+            assert_eq!(is_token68(&[b]), expected, "{b}");
+        }
         assert!(has_token_parameter("x=1&access_token=abc"));
         assert!(!has_token_parameter("my_access_token=1"));
     }

@@ -16,8 +16,7 @@
 //! | `fetch.rs` | the fetches: https (or loopback http), no redirects, timeout, size cap |
 //! | `server.rs` | `ResourceServer`: the settings; Protected Resource Metadata; the challenges |
 //! | `declare.rs` | the scope methods of `ServerBuilder` (always there, whatever the features) |
-//! | `layer.rs` | the tower service that checks each request of the endpoint |
-//! | `peek.rs` | the method and the tool, prompt or resource a body names, read without a `Value` |
+//! | `layer.rs` | the check in front of the endpoint (token, server-wide scopes), and its half the endpoint runs on the messages it read (the scopes of what they name) |
 //!
 //! ```no_run
 //! # use mcp_runtime::prelude::*;
@@ -53,7 +52,6 @@ mod jwt;
 #[cfg(feature = "auth")]
 mod layer;
 #[cfg(feature = "auth")]
-mod peek;
 #[cfg(feature = "auth")]
 mod server;
 
@@ -120,6 +118,16 @@ pub trait TokenValidator: Send + Sync + 'static {
         token: &'a str,
         resource: &'a str,
     ) -> BoxFuture<'a, Result<Principal, TokenError>>;
+
+    /// The principal of `token` for `resource` when it is known at once, without a check to wait
+    /// for (a [`CachedValidator`]'s entry); else `None`, and the endpoint calls
+    /// [`validate`](Self::validate). The endpoint asks this first, before its own check of the
+    /// token's syntax, which a token remembered here passed when it was first validated through
+    /// the endpoint. Default: `None`.
+    fn remembered(&self, token: &str, resource: &str) -> Option<Principal> {
+        let _ = (token, resource);
+        None
+    }
 }
 
 #[cfg(feature = "auth")]
@@ -131,6 +139,10 @@ impl<V: TokenValidator + ?Sized> TokenValidator for Arc<V> {
     ) -> BoxFuture<'a, Result<Principal, TokenError>> {
         (**self).validate(token, resource)
     }
+
+    fn remembered(&self, token: &str, resource: &str) -> Option<Principal> {
+        (**self).remembered(token, resource)
+    }
 }
 
 #[cfg(feature = "auth")]
@@ -141,5 +153,9 @@ impl<V: TokenValidator + ?Sized> TokenValidator for Box<V> {
         resource: &'a str,
     ) -> BoxFuture<'a, Result<Principal, TokenError>> {
         (**self).validate(token, resource)
+    }
+
+    fn remembered(&self, token: &str, resource: &str) -> Option<Principal> {
+        (**self).remembered(token, resource)
     }
 }

@@ -141,9 +141,14 @@ pub(crate) fn metadata_url(resource: &str) -> String {
 
 /// A `WWW-Authenticate: Bearer` challenge: the metadata URL, the scopes the request needs, and
 /// the error when a token was given.
-pub(crate) fn challenge(metadata: &str, scopes: &[String], error: Option<(&str, &str)>) -> String {
+pub(crate) fn challenge<S: AsRef<str>>(
+    metadata: &str,
+    scopes: &[S],
+    error: Option<(&str, &str)>,
+) -> String {
     let mut out = format!("Bearer resource_metadata=\"{}\"", quoted(metadata));
     if !scopes.is_empty() {
+        let scopes: Vec<&str> = scopes.iter().map(AsRef::as_ref).collect();
         out.push_str(&format!(", scope=\"{}\"", scopes.join(" ")));
     }
     if let Some((error, description)) = error {
@@ -204,6 +209,9 @@ mod tests {
             "Bearer resource_metadata=\"http://h/m\", scope=\"a b:c\", error=\"invalid_token\", \
              error_description=\"bad 'x'?\""
         );
-        assert_eq!(challenge("u", &[], None), "Bearer resource_metadata=\"u\"");
+        assert_eq!(
+            challenge::<&str>("u", &[], None),
+            "Bearer resource_metadata=\"u\""
+        );
     }
 }

@@ -43,7 +43,7 @@ pub(crate) struct ConnectionInner {
     pub(crate) task_owner: std::sync::OnceLock<String>,
     /// The verified principal of the request that made this connection (feature `auth`).
     #[cfg(feature = "auth")]
-    pub(crate) principal: Option<Arc<super::principal::Principal>>,
+    pub(crate) principal: Option<super::principal::Principal>,
     pending: Mutex<HashMap<RequestId, oneshot::Sender<Result<Value, ProtocolError>>>>,
     next_id: AtomicU64,
     closed: AtomicBool,

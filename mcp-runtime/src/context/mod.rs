@@ -177,7 +177,7 @@ impl Context {
     /// it (a session is bound to its creator's subject). Never the token itself.
     #[cfg(feature = "auth")]
     pub fn principal(&self) -> Option<&principal::Principal> {
-        self.inner.scope.as_ref()?.conn.inner.principal.as_deref()
+        self.inner.scope.as_ref()?.conn.inner.principal.as_ref()
     }
 
     /// The protocol version this request is served under.

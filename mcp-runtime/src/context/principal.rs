@@ -128,19 +128,19 @@ impl Principal {
 tokio::task_local! {
     /// The principal of the request being served, while the HTTP endpoint handles it: a
     /// connection made for the request (a stateless request's, a new session's) takes it.
-    static CURRENT: std::sync::Arc<Principal>;
+    static CURRENT: Principal;
 }
 
 /// Runs `fut` (the endpoint handling one request) with `principal` as the request's.
 #[cfg(feature = "auth")]
-pub(crate) async fn serve_as<F: Future>(principal: std::sync::Arc<Principal>, fut: F) -> F::Output {
+pub(crate) async fn serve_as<F: Future>(principal: Principal, fut: F) -> F::Output {
     CURRENT.scope(principal, fut).await
 }
 
 /// The principal of the request being served on this task, if the endpoint checked one.
 #[cfg(feature = "auth")]
-pub(crate) fn current() -> Option<std::sync::Arc<Principal>> {
-    CURRENT.try_with(std::sync::Arc::clone).ok()
+pub(crate) fn current() -> Option<Principal> {
+    CURRENT.try_with(Principal::clone).ok()
 }
 
 /// `scope` as a space-separated string, else `scp` as an array of strings or a string.

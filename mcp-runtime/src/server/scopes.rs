@@ -11,6 +11,7 @@ use serde_json::Value;
 
 use crate::context::principal::Principal;
 use crate::prompt::PromptSpec;
+use crate::protocol::Incoming;
 use crate::resource::ResourceTable;
 use crate::tool::ToolTable;
 
@@ -157,6 +158,12 @@ impl ScopePolicy {
         all.into_iter().collect()
     }
 
+    /// The scopes every request needs, whatever it names.
+    #[cfg_attr(not(feature = "auth"), allow(dead_code))]
+    pub(crate) fn required(&self) -> &[String] {
+        &self.required
+    }
+
     /// The scopes a request body needs (one JSON-RPC message or a batch): the server-wide ones,
     /// and those of each tool called, prompt got and resource read. Without a body (`GET`,
     /// `DELETE`), the server-wide ones.
@@ -167,14 +174,18 @@ impl ScopePolicy {
             None => Vec::new(),
         };
         self.needed_by(&messages)
+            .into_iter()
+            .map(str::to_owned)
+            .collect()
     }
 
     /// [`needed`](Self::needed) for the names already read from each message of a body.
-    pub(crate) fn needed_by(&self, messages: &[Named<'_>]) -> Vec<String> {
-        let mut needed: Vec<String> = self.required.clone();
-        let mut add = |scope: &str| {
-            if !needed.iter().any(|s| s == scope) {
-                needed.push(scope.to_owned());
+    /// Borrowed from the policy: a request's check copies no scope.
+    pub(crate) fn needed_by<'s>(&'s self, messages: &[Named<'_>]) -> Vec<&'s str> {
+        let mut needed: Vec<&str> = self.required.iter().map(String::as_str).collect();
+        let mut add = |scope: &'s str| {
+            if !needed.contains(&scope) {
+                needed.push(scope);
             }
         };
         for message in messages {
@@ -202,9 +213,9 @@ impl ScopePolicy {
     }
 
     /// The scopes of `needed` that `principal` lacks, the hierarchy applied.
-    pub fn missing(&self, principal: &Principal, needed: &[String]) -> Vec<String> {
+    pub fn missing<S: AsRef<str>>(&self, principal: &Principal, needed: &[S]) -> Vec<String> {
         // The common case, every scope held as the token lists it, needs no closure.
-        if needed.iter().all(|s| principal.has_scope(s)) {
+        if needed.iter().all(|s| principal.has_scope(s.as_ref())) {
             return Vec::new();
         }
         let mut held: BTreeSet<&str> = BTreeSet::new();
@@ -218,8 +229,9 @@ impl ScopePolicy {
         }
         needed
             .iter()
-            .filter(|s| !held.contains(s.as_str()))
-            .cloned()
+            .map(AsRef::as_ref)
+            .filter(|s| !held.contains(s))
+            .map(str::to_owned)
             .collect()
     }
 }
@@ -237,17 +249,27 @@ impl<'a> Named<'a> {
     /// The names of a message read as a `Value` (a member of another type names nothing).
     pub(crate) fn of(message: &'a Value) -> Named<'a> {
         let params = message.get("params");
-        let text = |key: &str| {
-            params
-                .and_then(|p| p.get(key))
-                .and_then(Value::as_str)
-                .map(Cow::Borrowed)
+        let method = message.get("method").and_then(Value::as_str);
+        Named::from_parts(method, |key| params.and_then(|p| p.get(key)))
+    }
+
+    /// The names of a message the endpoint has read.
+    #[cfg_attr(not(feature = "auth"), allow(dead_code))]
+    pub(crate) fn of_incoming(message: &'a Incoming) -> Named<'a> {
+        let (method, params) = match message {
+            Incoming::Request(r) => (Some(r.method.as_str()), r.params.as_deref()),
+            Incoming::Notification(n) => (Some(n.method.as_str()), n.params.as_deref()),
+            Incoming::Response(_) => (None, None),
         };
+        Named::from_parts(method, |key| params.and_then(|p| p.get(key)))
+    }
+
+    /// `method`, and the `name` and `uri` that `member` finds in the params when they are
+    /// strings.
+    fn from_parts(method: Option<&'a str>, member: impl Fn(&str) -> Option<&'a Value>) -> Self {
+        let text = |key: &str| member(key).and_then(Value::as_str).map(Cow::Borrowed);
         Named {
-            method: message
-                .get("method")
-                .and_then(Value::as_str)
-                .map(Cow::Borrowed),
+            method: method.map(Cow::Borrowed),
             name: text("name"),
             uri: text("uri"),
         }

@@ -236,7 +236,7 @@ impl App {
         // that does not start with `/` panics here, when serving starts, not later).
         let literal = !endpoint.options.path.contains(['{', '}']);
         #[cfg(feature = "auth")]
-        if let Some(guard) = super::guard_of(&endpoint) {
+        if let Some(guard) = endpoint.guard.clone() {
             let router = crate::auth::protect(super::plain_router(endpoint.clone()), &guard);
             return match literal {
                 true => App::Guarded(endpoint, guard, router),

@@ -81,6 +81,7 @@ mod guard;
 mod listener;
 mod ops;
 mod options;
+mod refusal;
 mod relay;
 mod resume;
 mod session;
@@ -103,9 +104,12 @@ pub use options::HttpOptions;
 use crate::error::{ProtocolError, codes};
 use crate::protocol::subscriptions::LISTEN;
 use crate::protocol::{HANDSHAKE_VERSIONS, Incoming, RequestId};
-use crate::server::{Reply, Server, WriteJson, batch_items};
+#[cfg(feature = "auth")]
+use crate::server::scopes::Named;
+use crate::server::{Reply, Server, batch_items};
 use dispatch::dispatch;
 use frames::Lifetime;
+use refusal::{Refusal, json_body, json_response, reply_response};
 use session::{Sessions, find_session, initialize};
 use stateless::{is_stateless_message, is_stateless_version, stateless};
 
@@ -145,13 +149,10 @@ pub fn router(server: &Server, options: HttpOptions) -> Router {
 /// The router of `endpoint`.
 fn serve_endpoint(endpoint: Arc<Endpoint>) -> Router {
     #[cfg(feature = "auth")]
-    let guard = guard_of(&endpoint);
-    let router = plain_router(endpoint);
-    #[cfg(feature = "auth")]
-    if let Some(guard) = guard {
-        return crate::auth::protect(router, &guard);
+    if let Some(guard) = endpoint.guard.clone() {
+        return crate::auth::protect(plain_router(endpoint), &guard);
     }
-    router
+    plain_router(endpoint)
 }
 
 /// The router of `endpoint` without authorization: the endpoint at its path.
@@ -162,20 +163,16 @@ fn plain_router(endpoint: Arc<Endpoint>) -> Router {
         .with_state(endpoint)
 }
 
-/// The check in front of `endpoint` when it has authorization, with the scopes its server
-/// declares.
+/// The check in front of the endpoint at `options.path` when it has authorization, with the
+/// scopes `server` declares.
 #[cfg(feature = "auth")]
-fn guard_of(endpoint: &Endpoint) -> Option<crate::auth::Guard> {
-    let auth = endpoint
-        .options
-        .auth
-        .clone()?
-        .with_declared(&endpoint.server);
+fn guard_of(server: &Server, options: &HttpOptions, max_body: usize) -> Option<crate::auth::Guard> {
+    let auth = options.auth.clone()?.with_declared(server);
     Some(crate::auth::Guard::new(
-        &endpoint.options.path,
+        &options.path,
         &auth,
-        endpoint.max_body,
-        endpoint.options.body_read_timeout,
+        max_body,
+        options.body_read_timeout,
     ))
 }
 
@@ -186,6 +183,10 @@ struct Endpoint {
     max_body: usize,
     sessions: Sessions,
     drain: Arc<crate::server::drain::Drain>,
+    /// The authorization in front of the endpoint, whose scopes of what a body names the
+    /// endpoint checks once it has read the body.
+    #[cfg(feature = "auth")]
+    guard: Option<crate::auth::Guard>,
 }
 
 impl Endpoint {
@@ -195,113 +196,17 @@ impl Endpoint {
         if tokio::runtime::Handle::try_current().is_ok() {
             sessions.join_fleet(server);
         }
+        let max_body = options
+            .max_body_bytes
+            .unwrap_or(server.options().max_message_bytes);
         Endpoint {
-            max_body: options
-                .max_body_bytes
-                .unwrap_or(server.options().max_message_bytes),
+            #[cfg(feature = "auth")]
+            guard: guard_of(server, &options, max_body),
+            max_body,
             server: server.clone(),
             drain: crate::server::drain::Drain::new(server.options().drain_timeout),
             sessions,
             options,
-        }
-    }
-}
-
-/// An HTTP-level refusal: a status, and a JSON-RPC error body when there is something to say.
-struct Refusal {
-    status: StatusCode,
-    id: Option<RequestId>,
-    error: Option<Box<ProtocolError>>,
-}
-
-impl Refusal {
-    fn new(status: StatusCode, code: i64, message: impl Into<String>) -> Self {
-        Refusal {
-            status,
-            id: None,
-            error: Some(Box::new(ProtocolError::new(code, message))),
-        }
-    }
-
-    fn bare(status: StatusCode) -> Self {
-        Refusal {
-            status,
-            id: None,
-            error: None,
-        }
-    }
-
-    fn with_id(mut self, id: &RequestId) -> Self {
-        self.id = Some(id.clone());
-        self
-    }
-
-    /// The refusal answering the request `reply` answers.
-    fn with_id_of(mut self, reply: &Reply) -> Self {
-        self.id = reply.id().cloned();
-        self
-    }
-}
-
-impl IntoResponse for Refusal {
-    fn into_response(self) -> Response {
-        let mut response = match self.error {
-            Some(error) => {
-                tracing::debug!(status = %self.status, %error, "refused an HTTP request");
-                reply_response(self.status, &Reply::error(self.id, *error))
-            }
-            None => self.status.into_response(),
-        };
-        let headers = response.headers_mut();
-        match self.status {
-            // The rest of a late body may never come: the connection cannot be reused.
-            StatusCode::REQUEST_TIMEOUT => {
-                headers.insert(header::CONNECTION, HeaderValue::from_static("close"));
-            }
-            // Load: the connection, session or request would go over a cap.
-            StatusCode::SERVICE_UNAVAILABLE => {
-                headers.insert(header::RETRY_AFTER, HeaderValue::from_static("1"));
-            }
-            _ => {}
-        }
-        response
-    }
-}
-
-/// A JSON body with its content type. Written from the typed message, so that an id of any size
-/// keeps every digit.
-fn json_response(status: StatusCode, body: &impl serde::Serialize) -> Response {
-    json_body(
-        status,
-        |buf| serde_json::to_writer(buf, body),
-        Reply::TYPICAL_LEN,
-    )
-}
-
-/// A reply as a JSON body, in a buffer sized for it up front.
-fn reply_response(status: StatusCode, reply: &Reply) -> Response {
-    json_body(status, |buf| reply.write_json(buf), reply.size_hint())
-}
-
-fn json_body(
-    status: StatusCode,
-    write: impl FnOnce(&mut Vec<u8>) -> serde_json::Result<()>,
-    capacity: usize,
-) -> Response {
-    // Written into a `Vec`, whose buffer becomes the body's `Bytes` as it is, under a header
-    // value that is not parsed per response. A `Vec` rather than a `BytesMut` through
-    // `BufMut::writer`: serde_json writes a string in pieces (between its escapes), and each
-    // piece through the `BytesMut` writer cost more; about 1,000 instructions per `tools/call`
-    // answer with a pretty-printed text (callgrind, BENCHMARKS.md).
-    let mut buf = Vec::with_capacity(capacity);
-    match write(&mut buf) {
-        Ok(()) => {
-            let json = HeaderValue::from_static("application/json");
-            (status, [(header::CONTENT_TYPE, json)], Body::from(buf)).into_response()
-        }
-        Err(e) => {
-            tracing::error!(error = %e, "encoding a response failed");
-            StatusCode::INTERNAL_SERVER_ERROR.into_response()
         }
     }
 }
@@ -387,6 +292,13 @@ where
         if endpoint.server.accepts_batches(&session.conn)
             && let Some(items) = batch_items(&bytes)
         {
+            #[cfg(feature = "auth")]
+            if let Some(guard) = &endpoint.guard {
+                let named: Vec<_> = items.iter().flatten().map(Named::of_incoming).collect();
+                if let Some(refused) = guard.check(headers.map, &named) {
+                    return Ok(refused);
+                }
+            }
             return Ok(batch::post(endpoint, &session, items).await);
         }
     }
@@ -396,6 +308,12 @@ where
         id: rejected.id,
         error: Some(Box::new(rejected.error)),
     })?;
+    #[cfg(feature = "auth")]
+    if let Some(guard) = &endpoint.guard
+        && let Some(refused) = guard.check(headers.map, &[Named::of_incoming(&message)])
+    {
+        return Ok(refused);
+    }
     // Draining: a request is refused before any work; a notification or a response (an answer
     // to a call in flight, a cancellation) still lets a call finish.
     if let Incoming::Request(req) = &message

@@ -12,8 +12,8 @@ use mcp_runtime::transport::http::HttpOptions;
 use serde_json::{Value, json};
 use test_support::http::{STATELESS, Served, meta, serve_guarded};
 
-use super::claims;
 use super::idp::{self, mint};
+use super::{claims, post_as};
 
 /// Close a ticket.
 #[tool(scopes = ["tickets:write"])]
@@ -272,5 +272,90 @@ async fn scopes_declared_on_the_items_are_checked_and_published() {
             "tickets:reopen",
             "tickets:write"
         ])
+    );
+}
+
+/// `body` POSTed in `session` (when given) with `token`: status, challenge, body text, and the
+/// session id the answer names.
+async fn post_in_session(
+    url: &str,
+    token: &str,
+    session: Option<&str>,
+    body: &Value,
+) -> (u16, String, String, Option<String>) {
+    let response = post_as(url, token, session.map(|id| (id, "2025-03-26")), body).await;
+    let status = response.status().as_u16();
+    let header = |name: &str| {
+        response
+            .headers()
+            .get(name)
+            .map(|v| v.to_str().unwrap().to_owned())
+    };
+    let (challenge, id) = (
+        header("www-authenticate").unwrap_or_default(),
+        header("mcp-session-id"),
+    );
+    (status, challenge, response.text().await.unwrap(), id)
+}
+
+/// In a session too, one message or a batch of them (2025-03-26 accepts batches): the endpoint
+/// checks the scopes of every message it read, and a batch with one call the token may not make
+/// is refused whole, its challenge naming every scope the batch needs.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_sessions_messages_and_batches_are_checked_for_the_scopes_they_name() {
+    let idp = idp::start(&["rsa"]).await;
+    let served = serve(&idp).await;
+    let token = |scope: &str| {
+        let c = claims(&idp.issuer, &served.url, scope);
+        mint(Algorithm::RS256, "rsa", Some("rsa-1"), Some("at+jwt"), &c)
+    };
+    let (read, write) = (token("tickets:read"), token("tickets:write"));
+    let url = served.url.as_str();
+    let init = json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
+        "protocolVersion": "2025-03-26", "capabilities": {},
+        "clientInfo": {"name": "t", "version": "1"}}});
+    let (status, _, _, session) = post_in_session(url, &read, None, &init).await;
+    assert_eq!(status, 200);
+    let session = session.expect("a session id");
+    let initialized = json!({"jsonrpc": "2.0", "method": "notifications/initialized"});
+    post_in_session(url, &read, Some(&session), &initialized).await;
+    let call = |id: u32, name: &str, arguments: Value| {
+        json!({"jsonrpc": "2.0", "id": id, "method": "tools/call",
+               "params": {"name": name, "arguments": arguments}})
+    };
+    let count = call(1, "open_count", json!({}));
+    let close = call(2, "close_ticket", json!({"id": 1}));
+
+    // One message: the read token may count, not close.
+    let (status, _, body, _) = post_in_session(url, &read, Some(&session), &count).await;
+    assert_eq!(status, 200, "{body}");
+    let (status, challenge, body, _) = post_in_session(url, &read, Some(&session), &close).await;
+    assert_eq!(status, 403, "{body}");
+    assert!(
+        challenge.contains("error=\"insufficient_scope\""),
+        "{challenge}"
+    );
+    assert!(challenge.contains("scope=\"tickets:write\""), "{challenge}");
+
+    // A batch holding both: refused whole; the challenge names both calls' scopes.
+    let batch = json!([count, close]);
+    let (status, challenge, body, _) = post_in_session(url, &read, Some(&session), &batch).await;
+    assert_eq!(status, 403, "{body}");
+    assert!(
+        challenge.contains("scope=\"tickets:read tickets:write\""),
+        "{challenge}"
+    );
+    // The same subject with the broader token: the batch runs, both answered.
+    let (status, _, body, _) = post_in_session(url, &write, Some(&session), &batch).await;
+    assert_eq!(status, 200, "{body}");
+    let answers: Value = serde_json::from_str(&body).unwrap();
+    assert_eq!(answers.as_array().map(Vec::len), Some(2), "{body}");
+    assert!(
+        answers
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|a| a.get("result").is_some()),
+        "{body}"
     );
 }

@@ -13,7 +13,7 @@ use serde_json::{Value, json};
 use test_support::http::serve_guarded;
 
 use super::idp::{self, mint};
-use super::{call, call_with, claims, resource_server, serve_jwt, server};
+use super::{call, call_with, claims, post_as, resource_server, serve_jwt, server};
 
 fn rs(claims: &Value, key: &str, kid: &str) -> String {
     mint(Algorithm::RS256, key, Some(kid), Some("at+jwt"), claims)
@@ -66,35 +66,22 @@ async fn the_tool_sees_the_principal_never_the_token() {
     assert!(!answer.body.contains(&token));
 }
 
-/// A POST of `body` to `url` with `token`, on `session` if given (handshake era).
-async fn post(url: &str, token: &str, session: Option<&str>, body: Value) -> reqwest::Response {
-    let mut request = reqwest::Client::new()
-        .post(url)
-        .header("content-type", "application/json")
-        .header("accept", "application/json, text/event-stream")
-        .header("authorization", format!("Bearer {token}"))
-        .body(body.to_string());
-    if let Some(id) = session {
-        request = request
-            .header("mcp-session-id", id)
-            .header("mcp-protocol-version", "2025-11-25");
-    }
-    request.send().await.unwrap()
-}
+/// The version the sessions here negotiate.
+const V: &str = "2025-11-25";
 
 /// Opens a session at `url` with `token`: its id.
 async fn open_session(url: &str, token: &str) -> String {
     let init = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
         "protocolVersion": "2025-11-25", "capabilities": {},
         "clientInfo": {"name": "t", "version": "1"}}});
-    let response = post(url, token, None, init).await;
+    let response = post_as(url, token, None, &init).await;
     assert_eq!(response.status(), 200);
     let session = response.headers()["mcp-session-id"]
         .to_str()
         .unwrap()
         .to_owned();
     let initialized = json!({"jsonrpc": "2.0", "method": "notifications/initialized"});
-    let response = post(url, token, Some(&session), initialized).await;
+    let response = post_as(url, token, Some((&session, V)), &initialized).await;
     assert_eq!(response.status(), 202);
     session
 }
@@ -103,7 +90,7 @@ async fn open_session(url: &str, token: &str) -> String {
 async fn whoami_on(url: &str, token: &str, session: &str) -> (u16, Option<String>) {
     let whoami = json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call",
         "params": {"name": "whoami", "arguments": {}}});
-    let response = post(url, token, Some(session), whoami).await;
+    let response = post_as(url, token, Some((session, V)), &whoami).await;
     let status = response.status().as_u16();
     let body = response.text().await.unwrap();
     let text = serde_json::from_str::<Value>(&body).ok().and_then(|v| {

@@ -141,3 +141,25 @@ pub async fn call_with(url: &str, authorization: &[&str], tool: &str, args: Valu
 pub async fn call(url: &str, token: &str, tool: &str) -> Answer {
     call_with(url, &[&format!("Bearer {token}")], tool, json!({})).await
 }
+
+/// A POST of `body` to `url` with `token`, in a session if given (its id and the protocol
+/// version it negotiated).
+pub async fn post_as(
+    url: &str,
+    token: &str,
+    session: Option<(&str, &str)>,
+    body: &Value,
+) -> reqwest::Response {
+    let mut request = reqwest::Client::new()
+        .post(url)
+        .header("content-type", "application/json")
+        .header("accept", "application/json, text/event-stream")
+        .header("authorization", format!("Bearer {token}"))
+        .body(body.to_string());
+    if let Some((id, version)) = session {
+        request = request
+            .header("mcp-session-id", id)
+            .header("mcp-protocol-version", version);
+    }
+    request.send().await.unwrap()
+}
