@@ -13,7 +13,7 @@ use std::hash::{BuildHasher, Hasher};
 use std::time::Duration;
 
 use mcp_runtime::prelude::*;
-use mcp_runtime::{ClientRequestError, Contents, ProtocolError, Tool, error::codes};
+use mcp_runtime::{ClientRequestError, Contents, ProtocolError, Tool};
 use serde_json::{Map, Value, json};
 
 /// A 1x1 red PNG.
@@ -326,12 +326,12 @@ fn schema_custom_headers(tool: &Tool) -> Value {
 #[tool]
 fn test_missing_capability(ctx: &Context) -> Result<String, ToolError> {
     if !ctx.client_capabilities().sampling() {
-        return Err(ProtocolError::new(
-            codes::MISSING_CAPABILITY,
-            "Missing required client capability: sampling",
-        )
-        .with_data(json!({"requiredCapabilities": {"sampling": {}}}))
-        .into());
+        // MCP's "missing required client capability" error code.
+        return Err(
+            ProtocolError::new(-32021, "Missing required client capability: sampling")
+                .with_data(json!({"requiredCapabilities": {"sampling": {}}}))
+                .into(),
+        );
     }
     Ok("the client declared sampling".into())
 }

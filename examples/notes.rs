@@ -72,10 +72,10 @@ pub fn summarize_note(
     title: String,
 ) -> Result<Vec<PromptMessage>, ToolError> {
     let Some(body) = notes.0.get(&title) else {
-        return Err(ToolError::protocol(
-            mcp_runtime::error::codes::INVALID_PARAMS,
-            format!("No note {}", py_repr(&title)),
-        ));
+        return Err(ToolError::invalid_params(format!(
+            "No note {}",
+            py_repr(&title)
+        )));
     };
     Ok(vec![
         PromptMessage::user(Content::embedded_text(

@@ -115,7 +115,7 @@ pub async fn store_for(
     #[cfg(feature = "redis")]
     if let Some(url) = &args.redis {
         // One Redis, or a Redis Cluster (`redis+cluster://host:port,host:port`).
-        let conn = mcp_runtime::redis_conn::RedisConnection::connect(url)
+        let conn = mcp_runtime::RedisConnection::connect(url)
             .await
             .map_err(|e| StoreDown(e.to_string()))?;
         return Ok(Box::new(RedisBookings::new(conn).await?));
@@ -133,7 +133,7 @@ mod on_redis {
 
     use std::collections::BTreeSet;
 
-    use mcp_runtime::redis_conn::{RedisConnection, hash_tag};
+    use mcp_runtime::{RedisConnection, hash_tag};
 
     use super::{Booking, BookingStore, StoreDown, StoreFuture, first_booking};
 

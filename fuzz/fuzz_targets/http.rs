@@ -1,4 +1,4 @@
-//! Streamable HTTP: up to three requests through `transport::http::router` as a tower Service
+//! Streamable HTTP: up to three requests through `http::router` as a tower Service
 //! (in process, no sockets), each response body read to its end or for a bounded time (event
 //! streams may stay open). Never a panic, contained or not.
 //!
@@ -29,7 +29,7 @@ use axum::http::{HeaderName, HeaderValue, Method, Request};
 use fuzz_support::{abort_on_any_panic, runtime, server};
 use http_body_util::BodyExt;
 use libfuzzer_sys::fuzz_target;
-use mcp_runtime::transport::http::{HttpOptions, router};
+use mcp_runtime::http::{HttpOptions, router};
 use tower::ServiceExt;
 
 const METHODS: &[Method] = &[

@@ -100,7 +100,7 @@ pub struct ServeArgs {
 
 impl ServeArgs {
     /// Serves `server` the way the flags say: over stdio until stdin closes, or over HTTP; on
-    /// SIGTERM or Ctrl-C either drains ([`crate::server::drain`]) and returns `Ok(())`. Runs on
+    /// SIGTERM or Ctrl-C either drains ([`Shutdown`](crate::server::Shutdown)) and returns `Ok(())`. Runs on
     /// the caller's tokio runtime.
     pub async fn serve(&self, server: &Server) -> io::Result<()> {
         // Installed before anything is served: a signal from then on drains, never kills.

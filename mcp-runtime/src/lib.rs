@@ -12,7 +12,7 @@
 //! - [`Server::builder`] names the server, gives it state (a `&T` parameter of a tool borrows the
 //!   `T` given here; a missing one fails at [`ServerBuilder::build`], naming the tool and the type)
 //!   and serves it: [`Server::serve_stdio`], [`Server::serve_io`], and with the `http` feature
-//!   Streamable HTTP ([`transport::http`]). Both protocol eras are served: the 2025 `initialize`
+//!   Streamable HTTP ([`http`]). Both protocol eras are served: the 2025 `initialize`
 //!   handshake and the stateless 2026-07-28 revision.
 //! - [`#[prompt]`](macro@prompt) turns a function into a prompt (its parameters the arguments, its
 //!   return value the messages: [`PromptMessage`]); [`prompts!`] collects them into a
@@ -37,13 +37,13 @@
 //!
 //! | feature | default | what it adds |
 //! |---|---|---|
-//! | `http` | yes | Streamable HTTP on axum: [`transport::http::router`], [`Server::serve_http`], a bearer-token layer |
+//! | `http` | yes | Streamable HTTP on axum: [`http::router`], [`Server::serve_http`], a bearer-token layer |
 //! | (none) | always | prompts: [`macro@prompt`], [`prompts!`], `prompts/list`, `prompts/get`, elicitation mid-`prompts/get` in both eras; completions: `completion/complete` from `#[arg(complete = f)]` and string enums |
 //! | (always) tasks | yes | long-running tools: `#[tool(task)]`, the `tasks/*` methods of both eras, [`task::TaskStore`]; [`Client::call_tool_as_task`] and the other task calls |
 //! | (none) | always | resources: [`#[resource]`](macro@resource), [`resources!`], `resources/list`, `resources/templates/list`, `resources/read`, subscriptions (`resources/subscribe`, `subscriptions/listen`), list changes |
 //! | `cli` | no | `cli`: a server binary's command line (clap): stdio or `--http ADDR`, `--help`, `--version`; `cli::run(server)` is a whole `main` |
 //! | `metrics` | no | the `metrics` module: OpenTelemetry's MCP metrics (`mcp.server.operation.duration`, `mcp.server.session.duration`, gauges) on the meter given to `ServerBuilder::metrics`; `metrics::Prometheus` and a `/metrics` path on the HTTP listener; `--metrics` with `cli` |
-//! | `redis` | no | `transport::http::store::RedisSessionStore`: handshake-era sessions in Redis, so replicas behind a round-robin balancer serve one session; `task::RedisTaskStore`: tasks in Redis, so any replica reads, lists, awaits and cancels them; one Redis or a Redis Cluster (`redis_conn`) (implies `http`) |
+//! | `redis` | no | `http::RedisSessionStore`: handshake-era sessions in Redis, so replicas behind a round-robin balancer serve one session; `task::RedisTaskStore`: tasks in Redis, so any replica reads, lists, awaits and cancels them; one Redis or a Redis Cluster (`RedisConnection`) (implies `http`) |
 //!
 //! # Example
 //!
@@ -88,15 +88,21 @@ pub mod cli;
 pub mod client;
 pub mod contract;
 pub mod server;
+// The transports' files are the server's business; users name `http::…` (and `Server::serve_stdio`).
+#[doc(hidden)]
 pub mod transport;
+#[cfg(feature = "http")]
+pub use transport::http;
 
 pub mod prompt;
 #[cfg(feature = "redis")]
+#[doc(hidden)]
 pub mod redis_conn;
 pub mod resource;
 pub mod tool;
 
 pub mod context;
+#[doc(hidden)]
 pub mod schema;
 pub mod task;
 pub mod validate;
@@ -104,6 +110,7 @@ pub mod validate;
 pub mod error;
 #[cfg(feature = "metrics")]
 pub mod metrics;
+#[doc(hidden)]
 pub mod protocol;
 
 #[doc(hidden)]
@@ -111,27 +118,30 @@ pub mod protocol;
 pub mod __private;
 
 pub use client::{Client, ClientBuilder, ClientError};
+#[doc(hidden)]
 pub use context::connection::Connection;
-pub use context::elicitation::{ElicitError, Elicitation};
-pub use context::roots::{Root, RootsChanged};
-pub use context::sampling::{
-    CreateMessageRequest, CreateMessageResult, SamplingContent, SamplingMessage,
+pub use context::{
+    AskError, ClientRequestError, Context, CreateMessageRequest, CreateMessageResult, ElicitError,
+    Elicitation, Root, RootsChanged, SamplingContent, SamplingMessage,
 };
-pub use context::{AskError, ClientRequestError, Context};
 pub use error::{ProtocolError, ToolError, VisibleError, error_chain};
 pub use prompt::{
     CompleteRequest, GetPromptResult, Prompt, PromptBuildError, PromptMessage, PromptTable, Role,
 };
 pub use protocol::{ClientCapabilities, Implementation, LogLevel};
-pub use resource::{
-    IntoResourceContents, Json, ResourceContents, ResourceSet, ResourceSpec, ResourceTable, UriVar,
-};
-pub use server::drain::Shutdown;
-pub use server::{BuildError, ResourceUpdates, Server, ServerBuilder};
+/// The connection every Redis store shares (feature `redis`): one Redis or a Redis Cluster.
+#[cfg(feature = "redis")]
+pub use redis_conn::{RedisConnection, hash_tag};
+pub use resource::{IntoResourceContents, Json, ResourceContents, ResourceTable, UriVar};
+#[doc(hidden)]
+pub use resource::{ResourceSet, ResourceSpec};
+pub use server::{BuildError, ResourceUpdates, Server, ServerBuilder, Shutdown};
 pub use tool::{
     Annotations, CallToolResult, Content, Contents, DuplicateTool, IntoToolOutput, StateMap, Tool,
-    ToolBuildError, ToolDef, ToolSet, ToolSpec, ToolTable, UnknownToolPolicy,
+    ToolBuildError, ToolTable, UnknownToolPolicy,
 };
+#[doc(hidden)]
+pub use tool::{ToolDef, ToolSet, ToolSpec};
 
 #[doc(inline)]
 pub use mcp_macros::{prompt, prompts, resource, resources, tool, toolbox, tools};
@@ -200,11 +210,14 @@ pub use uuid1 as uuid;
 /// another major version of schemars must write `::schemars::…` for that one: `schemars` alone is
 /// then ambiguous with the one this prelude brings in.
 pub mod prelude {
+    #[doc(no_inline)]
     pub use crate::{BuildError, Elicitation, LogLevel, Server, ServerBuilder};
+    #[doc(no_inline)]
     pub use crate::{
         CallToolResult, Content, Contents, Context, ProtocolError, StateMap, ToolError, ToolTable,
         VisibleError, tool, toolbox, tools,
     };
+    #[doc(no_inline)]
     pub use crate::{
         CompleteRequest, GetPromptResult, Json, PromptMessage, PromptTable, ResourceContents,
         ResourceTable, UriVar, prompt, prompts, resource, resources,
@@ -213,7 +226,9 @@ pub mod prelude {
     /// prelude imported, the derive needs no direct schemars dependency and no attribute.
     #[doc(no_inline)]
     pub use schemars;
+    #[doc(no_inline)]
     pub use schemars::JsonSchema;
+    #[doc(no_inline)]
     pub use serde::{Deserialize, Serialize};
 }
 

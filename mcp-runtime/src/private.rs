@@ -17,10 +17,12 @@ pub use crate::error::visible::{
 };
 pub use crate::error::{IntoToolError, ToolError};
 pub use crate::prompt::complete::{CompleteFn, CompleteRequest, complete_with};
-pub use crate::prompt::message::{PromptRetFns, prompt_ret_fns};
+// Named here so that rustc's messages print these paths, not the private files' ones.
+pub use crate::prompt::message::{Fallible, Plain, PromptRetFns, prompt_ret_fns};
 pub use crate::prompt::{GetPromptResult, PromptDef, PromptSet, PromptSpec, PromptTable};
 pub use crate::resource::generated::{
-    DirectResKind, JsonResKind, ResRetFns, ResultResKind, VarFns, fixed_candidates, var_fns,
+    DirectResKind, JsonRes, JsonResKind, JsonResource, ResRetFns, ResultResKind, VarFns,
+    fixed_candidates, var_fns,
 };
 pub use crate::resource::{ResourceAnnotations, ResourceContents, ResourceDef, ResourceSet};
 pub use crate::resource::{ResourceSpec, ResourceTable};

@@ -3,7 +3,7 @@
 use std::net::SocketAddr;
 
 use mcp_runtime::Server;
-use mcp_runtime::transport::http::{HttpOptions, router};
+use mcp_runtime::http::{HttpOptions, router};
 use serde_json::{Value, json};
 use tokio::task::JoinHandle;
 

@@ -5,8 +5,8 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
+use mcp_runtime::http::HttpOptions;
 use mcp_runtime::prelude::*;
-use mcp_runtime::transport::http::HttpOptions;
 use serde_json::{Value, json};
 
 fn cli(args: &[&str]) -> Output {

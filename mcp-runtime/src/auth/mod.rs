@@ -21,7 +21,7 @@
 //! ```no_run
 //! # use mcp_runtime::prelude::*;
 //! use mcp_runtime::auth::{JwtValidator, ResourceServer};
-//! use mcp_runtime::transport::http::HttpOptions;
+//! use mcp_runtime::http::HttpOptions;
 //!
 //! # async fn run(server: Server) -> Result<(), Box<dyn std::error::Error>> {
 //! let issuer = "https://idp.example.com";
@@ -62,21 +62,31 @@ use std::sync::Arc;
 use futures_util::future::BoxFuture;
 
 pub use crate::context::principal::Principal;
-pub use crate::server::scopes::{ScopePolicy, is_scope_token};
+pub use crate::server::scopes::ScopePolicy;
+#[doc(hidden)]
+pub use crate::server::scopes::is_scope_token;
 #[cfg(feature = "auth")]
 pub use cache::CachedValidator;
 #[cfg(feature = "auth")]
+#[doc(hidden)]
 pub use fetch::{DEFAULT_FETCH_TIMEOUT, DEFAULT_MAX_FETCH_BYTES};
 #[cfg(all(feature = "auth", feature = "cli"))]
 pub use flags::AuthArgs;
 #[cfg(feature = "auth")]
 pub use introspect::{IntrospectionBuilder, IntrospectionValidator};
 #[cfg(feature = "auth")]
+#[doc(no_inline)]
 pub use jsonwebtoken::Algorithm;
 #[cfg(feature = "auth")]
-pub use jwt::{DEFAULT_ALGORITHMS, DEFAULT_MAX_TOKEN_BYTES, JwtValidator, JwtValidatorBuilder};
+#[doc(hidden)]
+pub use jwt::{DEFAULT_ALGORITHMS, DEFAULT_MAX_TOKEN_BYTES};
 #[cfg(feature = "auth")]
-pub use server::{ResourceServer, canonical_resource};
+pub use jwt::{JwtValidator, JwtValidatorBuilder};
+#[cfg(feature = "auth")]
+pub use server::ResourceServer;
+#[cfg(feature = "auth")]
+#[doc(hidden)]
+pub use server::canonical_resource;
 
 #[cfg(feature = "auth")]
 pub(crate) use layer::{Guard, protect};
@@ -84,6 +94,7 @@ pub(crate) use layer::{Guard, protect};
 /// Why a token was refused.
 #[cfg(feature = "auth")]
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum TokenError {
     /// The token is not valid for this resource (bad signature, expired, wrong issuer or
     /// audience, not active, malformed): `401` with `error="invalid_token"`.

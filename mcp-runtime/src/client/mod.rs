@@ -20,12 +20,14 @@
 //! | `tasks.rs` | task calls: as a task, get, result, update, cancel, list |
 //! | `listen.rs` | [`Client::listen`]: change notifications in either era, as a [`Listener`] |
 //! | `io.rs` | the write loop and the read loop that routes what the server sends |
-//! | [`in_process`] | a client connected to a server in memory |
+//! | `in_process.rs` | a client connected to a server in memory |
 
 mod builder;
 mod input;
 mod prompts;
 pub use prompts::Completion;
+// `Client::in_process` is the user's door; the pipe under it is for benches and tests.
+#[doc(hidden)]
 pub mod in_process;
 mod io;
 mod listen;

@@ -5,27 +5,40 @@
 //! |---|---|
 //! | this file | [`Context`]: progress, logging, cancellation, elicitation, the caller |
 //! | `ask.rs` | asking the client in whatever era the call is in (task, `input_required`, request); [`AskError`] |
-//! | [`connection`] | one client connection: era, identity, requests in flight, the outgoing sink |
-//! | [`elicitation`] | the requested-schema profile and the answer's parsing |
-//! | [`sampling`] | [`Context::sample`]: the client's model, typed request and result |
-//! | [`roots`] | [`Context::roots`]: the client's roots; [`roots::RootsChanged`] |
-//! | [`principal`] | [`principal::Principal`]: the verified identity behind a request (HTTP with `auth`) |
-//! | [`outgoing`] | what that queue carries: JSON, or a progress notification kept typed |
-//! | [`queue`] | the queue a connection's outgoing messages wait in, empty until used |
+//! | `connection.rs` | one client connection: era, identity, requests in flight, the outgoing sink |
+//! | `elicitation.rs` | the requested-schema profile and the answer's parsing |
+//! | `sampling.rs` | [`Context::sample`]: the client's model, typed request and result |
+//! | `roots.rs` | [`Context::roots`]: the client's roots; [`RootsChanged`] |
+//! | `principal.rs` | `Principal`: the verified identity behind a request (HTTP with `auth`) |
+//! | `outgoing.rs` | what that queue carries: JSON, or a progress notification kept typed |
+//! | `queue.rs` | the queue a connection's outgoing messages wait in, empty until used |
 //! | `task.rs` | where a task's questions and status messages go once its call became a task |
 
 pub(crate) mod ask;
+// Users name the types below, at `context::`. A connection, its queue and what the queue
+// carries are the transports' business: public for benches, fuzzing and tests only, hidden.
+#[doc(hidden)]
 pub mod connection;
-pub mod elicitation;
+pub(crate) mod elicitation;
+#[doc(hidden)]
 pub mod outgoing;
-pub mod principal;
+pub(crate) mod principal;
+#[doc(hidden)]
 pub mod queue;
-pub mod roots;
-pub mod sampling;
+pub(crate) mod roots;
+pub(crate) mod sampling;
 pub(crate) mod signal;
 pub(crate) mod task;
 
-pub use ask::AskError;
+pub use self::ask::AskError;
+#[doc(hidden)]
+pub use self::elicitation::requested_schema;
+pub use self::elicitation::{ElicitError, Elicitation};
+pub use self::roots::{Root, RootsChanged};
+pub use self::sampling::{
+    CreateMessageRequest, CreateMessageResult, IncludeContext, ModelHint, ModelPreferences,
+    SamplingContent, SamplingMessage, SamplingTool, StopReason, ToolChoice, ToolChoiceMode,
+};
 
 use std::borrow::Cow;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -37,7 +50,7 @@ use serde_json::{Map, Value, json};
 
 use crate::context::ask::Question;
 use crate::context::connection::{CancelToken, Connection, Peer, lock};
-use crate::context::elicitation::{ElicitError, Elicitation, parse_answer, requested_schema};
+use crate::context::elicitation::parse_answer;
 use crate::context::outgoing::{Outgoing, Progress};
 use crate::protocol::{
     ClientCapabilities, Implementation, LogLevel, RequestId, notification_message,

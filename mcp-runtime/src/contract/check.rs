@@ -66,6 +66,7 @@ impl Bump {
 /// Why a contract check failed: its text says what changed, the witnesses, and what to do.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 #[error("{message}")]
+#[non_exhaustive]
 pub struct ContractFailure {
     /// The message.
     pub message: String,

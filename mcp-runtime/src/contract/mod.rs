@@ -27,16 +27,22 @@
 
 mod check;
 mod entries;
+#[doc(hidden)]
 pub mod normalize;
 mod pattern;
 mod report;
 mod schema;
 mod snapshot;
+#[doc(hidden)]
 pub mod witness;
 
-pub use check::{Bump, ContractFailure, UPDATE_VAR, assert_contract, assert_snapshot, check};
+#[doc(hidden)]
+pub use check::UPDATE_VAR;
+pub use check::{Bump, ContractFailure, assert_contract, assert_snapshot, check};
 pub use report::{Change, Class, Kind, Report};
-pub use snapshot::{FORMAT, ServerId, Snapshot};
+#[doc(hidden)]
+pub use snapshot::FORMAT;
+pub use snapshot::{ServerId, Snapshot};
 
 use crate::client::{Client, ClientError};
 use crate::server::Server;

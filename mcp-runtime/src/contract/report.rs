@@ -35,6 +35,7 @@ impl Class {
 /// What kind of entry of the contract changed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[non_exhaustive]
 pub enum Kind {
     /// The server's identity (`serverInfo`, the protocol version).
     Server,

@@ -67,6 +67,7 @@ impl fmt::Display for ProtocolError {
 }
 
 /// JSON-RPC and MCP error codes.
+#[doc(hidden)]
 pub mod codes {
     /// Invalid JSON.
     pub const PARSE_ERROR: i64 = -32700;
@@ -220,6 +221,7 @@ impl<E: Into<Box<dyn std::error::Error + Send + Sync + 'static>>> From<E> for To
 /// Sync>`, `anyhow::Error`, `eyre::Report`. Found by trait, never by name, and with no
 /// dependency on those crates. A `String` is not an error type: a message for the model is
 /// `ToolError::new(…)`, a hidden one `ToolError::internal(…)`.
+#[doc(hidden)]
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be the error type of a tool",
     label = "not `ToolError`, a `std::error::Error`, nor a box of one",
@@ -232,6 +234,7 @@ pub trait IntoToolError<M> {
 }
 
 /// How an error type becomes a [`ToolError`]: the marker of [`IntoToolError`]'s implementations.
+#[doc(hidden)]
 pub mod via {
     /// `ToolError` itself.
     pub enum Itself {}

@@ -57,12 +57,18 @@ mod prometheus;
 mod recorder;
 
 pub(crate) use names::method_index;
+// The instruments' and attributes' names are documented in this module's docs; the constants
+// stay reachable for tests.
+#[doc(hidden)]
 pub use names::{
     ACTIVE_REQUESTS, ACTIVE_SESSIONS, ACTIVE_STREAMS, ACTIVE_TASKS, ERROR_TYPE, FINISHED_TASKS,
     METHOD_NAME, NETWORK_TRANSPORT, OPERATION_DURATION, OPERATION_NAME, PROTOCOL_VERSION,
     SESSION_DURATION, STATUS_CODE, TASK_STATUS, TOOL_NAME,
 };
-pub use prometheus::{CONTENT_TYPE, Prometheus, PrometheusError, SCOPE};
+#[doc(hidden)]
+pub use prometheus::{CONTENT_TYPE, SCOPE};
+pub use prometheus::{Prometheus, PrometheusError};
+#[doc(hidden)]
 pub use recorder::DURATION_BOUNDARIES;
 #[cfg(feature = "http")]
 pub(crate) use recorder::OpenStream;

@@ -17,6 +17,7 @@ pub const CONTENT_TYPE: &str = "text/plain; version=0.0.4; charset=utf-8";
 /// Why the Prometheus exporter could not be made.
 #[derive(Debug, thiserror::Error)]
 #[error("the Prometheus exporter could not be made: {0}")]
+#[non_exhaustive]
 pub struct PrometheusError(String);
 
 /// A meter provider for a Prometheus scrape: give [`Prometheus::meter`] to

@@ -56,6 +56,7 @@ impl PromptTable {
 /// Why a prompt cannot be served.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("prompt `{prompt}` cannot be served: {problem}")]
+#[non_exhaustive]
 pub struct PromptBuildError {
     /// The prompt's published name.
     pub prompt: String,

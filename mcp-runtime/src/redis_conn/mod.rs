@@ -20,7 +20,9 @@ use redis::aio::{ConnectionLike, ConnectionManager, ConnectionManagerConfig};
 use redis::cluster_async::ClusterConnection;
 use redis::{Cmd, Pipeline, RedisError, RedisFuture, Value};
 
-pub use cluster::{CLUSTER_SCHEME, hash_tag};
+#[doc(hidden)]
+pub use cluster::CLUSTER_SCHEME;
+pub use cluster::hash_tag;
 
 /// What a store URL names.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -35,6 +37,7 @@ pub enum RedisTarget {
 impl RedisTarget {
     /// Reads `url`: `redis+cluster://[user:password@]host:port[,host:port…]` names a cluster,
     /// anything else one Redis (redis-rs checks it when connecting).
+    #[doc(hidden)]
     pub fn parse(url: &str) -> Result<RedisTarget, String> {
         match url.strip_prefix(CLUSTER_SCHEME) {
             Some(rest) => cluster::seeds(rest).map(RedisTarget::Cluster),
@@ -86,6 +89,7 @@ pub enum RedisConnection {
 
 impl RedisConnection {
     /// Connects to what `target` names; fails when it cannot be reached now.
+    #[doc(hidden)]
     pub async fn open(target: &RedisTarget, timeouts: RedisTimeouts) -> Result<Self, RedisError> {
         match target {
             RedisTarget::Node(url) => {
@@ -103,7 +107,8 @@ impl RedisConnection {
         }
     }
 
-    /// Connects to `url` (a [`RedisTarget`]) with the default [`RedisTimeouts`].
+    /// Connects to `url` (`redis://…`, or `redis+cluster://…` naming seed nodes) with the default
+    /// timeouts.
     pub async fn connect(url: &str) -> Result<Self, RedisError> {
         let target = RedisTarget::parse(url).map_err(|e| {
             RedisError::from((redis::ErrorKind::InvalidClientConfig, "bad Redis URL", e))

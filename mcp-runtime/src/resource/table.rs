@@ -248,6 +248,7 @@ impl ResourceTable {
 
     /// Reads `uri`: finds its resource, runs the function (panics contained; a hidden failure is
     /// logged with an error id) and returns the `contents` as sent.
+    #[doc(hidden)]
     pub async fn read(
         &self,
         state: &Arc<StateMap>,

@@ -202,10 +202,10 @@ impl ServerBuilder {
         pub fn list_ttl(ttl: Duration) => options.list_ttl = ttl;
 
         /// How long calls in flight and running tasks get to finish once a serve call drains
-        /// (default 30 s); past it they end with a retryable error ([`super::drain`]).
+        /// (default 30 s); past it they end with a retryable error ([`Shutdown`](super::Shutdown)).
         pub fn drain_timeout(timeout: Duration) => options.drain_timeout = timeout;
 
-        /// The `ttl` of a task whose client asked for none (default 1 hour, [`crate::task::DEFAULT_TASK_TTL`]).
+        /// The `ttl` of a task whose client asked for none (default 1 hour).
         pub fn task_ttl(ttl: Duration) => options.tasks.default_ttl = ttl;
 
         /// The longest `ttl` a task is granted; a longer request is capped (default 24 hours).
@@ -221,36 +221,31 @@ impl ServerBuilder {
         pub fn max_tasks_per_session(n: usize) => options.tasks.max_tasks_per_session = n;
 
         /// How many `subscriptions/listen` streams one connection (a stdio client) may have open
-        /// (default 16, [`DEFAULT_MAX_LISTENS_PER_CONNECTION`](super::DEFAULT_MAX_LISTENS_PER_CONNECTION)); one more is answered -32600
-        /// until the client cancels one.
+        /// (default 16); one more is answered -32600 until the client cancels one.
         pub fn max_listens_per_connection(n: usize) => options.max_listens_per_connection = n;
 
         /// How many `subscriptions/listen` streams the server keeps open in all, over every
-        /// connection and transport (default 1,024, [`DEFAULT_MAX_LISTENS`](super::DEFAULT_MAX_LISTENS)); one more is
-        /// answered -32600. Over HTTP each listen is a request of its own, so this is its bound.
+        /// connection and transport (default 1,024); one more is answered -32600. Over HTTP each listen is a request of its own, so this is its bound.
         pub fn max_listens(n: usize) => options.max_listens = n;
 
         /// How many URIs one `subscriptions/listen` may list in `resourceSubscriptions` (default
-        /// 256, [`DEFAULT_MAX_LISTEN_URIS`](super::DEFAULT_MAX_LISTEN_URIS)); more is answered -32602.
+        /// 256); more is answered -32602.
         pub fn max_listen_uris(n: usize) => options.max_listen_uris = n;
 
         /// The longest resource URI, in bytes, that `resources/read`, `resources/subscribe` and
         /// `unsubscribe`, a `subscriptions/listen` filter or a completion's `ref/resource` may name
-        /// (default 64 KiB, [`DEFAULT_MAX_URI_BYTES`](super::DEFAULT_MAX_URI_BYTES)); a longer one
-        /// is answered -32602, naming the limit, before it is matched against any template.
+        /// (default 64 KiB); a longer one is answered -32602, naming the limit, before it is matched against any template.
         pub fn max_uri_bytes(n: usize) => options.max_uri_bytes = n;
 
         /// The backtracking steps one match of a `pattern` that needs backtracking (look-around,
         /// backreferences: the build warns about each) may take before the value is refused with
-        /// a message naming the pattern (default 100,000, about 10 ms,
-        /// [`DEFAULT_PATTERN_BACKTRACK_LIMIT`](crate::validate::DEFAULT_PATTERN_BACKTRACK_LIMIT)).
+        /// a message naming the pattern (default 100,000, about 10 ms).
         /// Every other pattern runs in time linear in the value and has no budget.
         pub fn pattern_backtrack_limit(n: usize) => options.pattern_backtrack_limit = n;
 
         /// How many values decoding a call's arguments may decode, beyond 8 per value of the
         /// arguments, when a tool's input holds an untagged enum that holds itself (default
-        /// 100,000, about 10 ms,
-        /// [`DEFAULT_UNTAGGED_DECODE_LIMIT`](crate::validate::DEFAULT_UNTAGGED_DECODE_LIMIT)).
+        /// 100,000, about 10 ms).
         /// serde decodes such an enum by trying its variants in order, and a value that takes a
         /// later variant at every level is decoded again for each earlier one: a call that would
         /// cost more is refused, naming the value, before it is decoded. The build warns about

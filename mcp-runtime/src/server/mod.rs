@@ -1,7 +1,5 @@
 //! Dispatch: the lifecycle of both eras, `tools/list`, `tools/call`, cancellation, progress and
-//! logging. Transport-independent: a transport hands each incoming message and its
-//! [`Connection`] to [`Server::handle`] and writes out the response and whatever the connection
-//! queues.
+//! logging, whatever transport hands each message in and writes out what the connection queues.
 //!
 //! ```
 //! use mcp_runtime::Client;
@@ -68,7 +66,7 @@ mod budgets;
 mod build_error;
 mod builder;
 mod completion;
-pub mod drain;
+pub(crate) mod drain;
 mod formats;
 mod lifecycle;
 mod listen;
@@ -91,16 +89,14 @@ pub(crate) use batch::BatchItem;
 pub(crate) use batch::{BatchAnswer, batch_items};
 pub use build_error::BuildError;
 pub use builder::ServerBuilder;
-pub use options::{
-    DEFAULT_DRAIN_TIMEOUT, DEFAULT_MAX_LISTEN_URIS, DEFAULT_MAX_LISTENS,
-    DEFAULT_MAX_LISTENS_PER_CONNECTION, DEFAULT_MAX_MESSAGE_BYTES, DEFAULT_MAX_QUEUED_RESPONSES,
-    DEFAULT_MAX_URI_BYTES, DEFAULT_WRITE_AFTER_ANSWERS, ServerOptions,
-};
+pub use drain::Shutdown;
+pub use options::ServerOptions;
+#[doc(hidden)]
 pub use reply::Reply;
 pub(crate) use reply::{ReplyBody, WriteJson};
 #[cfg(feature = "http")]
 pub(crate) use resources::ChangeFleet;
-pub use resources::{RESOURCE_NOT_FOUND, ResourceUpdates};
+pub use resources::ResourceUpdates;
 
 /// A server: the tool table, the state tools borrow, the server's identity and its options.
 /// Cheap to clone; every connection shares one.
@@ -186,6 +182,7 @@ impl Server {
     /// Everything that must happen in arrival order happens before this returns: a response
     /// reaches the request waiting for it, a notification takes effect, and a request is
     /// registered as in flight (so a `notifications/cancelled` read right after it finds it).
+    #[doc(hidden)]
     pub fn handle(
         &self,
         message: Incoming,
@@ -219,6 +216,7 @@ impl Server {
     /// A `Value` holds integers within 64 bits: an id beyond them was already rounded to a float
     /// when the text was parsed into the value (and a float id is refused). To answer such ids
     /// exactly, parse the text with [`Incoming::parse`] and call [`Server::handle`].
+    #[doc(hidden)]
     pub fn handle_value(
         &self,
         message: Value,

@@ -43,6 +43,7 @@ pub const DEFAULT_DRAIN_TIMEOUT: Duration = Duration::from_secs(30);
 
 /// The knobs of a server, set on its [`ServerBuilder`](super::ServerBuilder).
 #[derive(Debug, Clone)]
+#[non_exhaustive]
 pub struct ServerOptions {
     /// Tools per `tools/list` page; `None`: one page.
     pub page_size: Option<usize>,
@@ -73,8 +74,7 @@ pub struct ServerOptions {
     /// methods with empty lists.
     pub empty_prompts_and_resources: bool,
     /// Whether `serve_stdio` and `serve_http` install a stderr log (filtered by `RUST_LOG`,
-    /// default [`crate::transport::DEFAULT_LOG_FILTER`]) when no global `tracing` subscriber is
-    /// set.
+    /// default `info`) when no global `tracing` subscriber is set.
     pub install_log_subscriber: bool,
     /// The limits and timings of tasks (tools marked `#[tool(task)]`).
     pub tasks: TaskOptions,
@@ -101,7 +101,7 @@ pub struct ServerOptions {
     /// server.
     pub(crate) scopes: super::scopes::ScopePolicy,
     /// How long calls in flight and running tasks get to finish once a serve call drains
-    /// (default 30 s, [`DEFAULT_DRAIN_TIMEOUT`]); past it they are
+    /// (default 30 s); past it they are
     /// cut short with a retryable error.
     pub drain_timeout: Duration,
     /// The instruments made on the meter given to [`ServerBuilder::metrics`](super::ServerBuilder::metrics).

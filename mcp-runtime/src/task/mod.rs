@@ -52,18 +52,24 @@ pub use memory::MemoryTaskStore;
 pub use redis::RedisTaskStore;
 
 /// The default `ttl` of a task whose client asked for none: 1 hour.
+#[doc(hidden)]
 pub const DEFAULT_TASK_TTL: Duration = Duration::from_secs(3600);
 /// The default cap on a requested `ttl`: 24 hours.
+#[doc(hidden)]
 pub const DEFAULT_MAX_TASK_TTL: Duration = Duration::from_secs(24 * 3600);
 /// The default poll interval suggested to clients: 500 ms.
+#[doc(hidden)]
 pub const DEFAULT_TASK_POLL_INTERVAL: Duration = Duration::from_millis(500);
 /// The default limit on live tasks across the server: 1,024.
+#[doc(hidden)]
 pub const DEFAULT_MAX_TASKS: usize = 1024;
 /// The default limit on live tasks of one session (handshake era): 64.
+#[doc(hidden)]
 pub const DEFAULT_MAX_TASKS_PER_SESSION: usize = 64;
 
 /// The limits and timings of tasks, set on the server's builder.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct TaskOptions {
     /// The `ttl` of a task whose client asked for none (capped by `max_ttl` too).
     pub default_ttl: Duration,
@@ -294,6 +300,7 @@ pub trait TaskStore: Send + Sync + 'static {
 }
 
 /// Now, in milliseconds since the Unix epoch: the clock records and expiry use.
+#[doc(hidden)]
 pub fn now_ms() -> u64 {
     SystemTime::now()
         .duration_since(UNIX_EPOCH)

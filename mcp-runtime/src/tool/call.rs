@@ -19,6 +19,7 @@ use crate::validate::{Violation, format_violations};
 
 /// What an unknown tool name gets.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[non_exhaustive]
 pub enum UnknownToolPolicy {
     /// An `isError: true` result: a first text block `Unknown tool: <name>` (the Python SDK's text)
     /// and a second one listing the valid names.

@@ -3,31 +3,39 @@
 //!
 //! | file | what it holds |
 //! |---|---|
-//! | [`spec`] | [`ToolSpec`] (static, from the macro), [`ToolSet`] (what `tools![…]` lists) and [`Tool`] (built: schemas, validator) |
-//! | [`table`] | [`ToolTable`]: the tools in declaration order, looked up by name |
-//! | [`call`] | the one call path every transport ends in; error hiding and panic capture |
-//! | [`output`] | return types → outputSchema and the call result |
+//! | `spec.rs` | [`ToolSpec`] (static, from the macro), [`ToolSet`] (what `tools![…]` lists) and [`Tool`] (built: schemas, validator) |
+//! | `table.rs` | [`ToolTable`]: the tools in declaration order, looked up by name |
+//! | `call.rs` | the one call path every transport ends in; error hiding and panic capture |
+//! | `output.rs` | return types → outputSchema and the call result |
 //! | `text.rs` | a structured result's text block: the indented JSON, written as the JSON string it travels in |
-//! | [`handler`] | what a generated handler calls at run time (through `__private`): `CallParts`, argument extraction, injection, receivers |
+//! | `handler.rs` | what a generated handler calls at run time (through `__private`): `CallParts`, argument extraction, injection, receivers |
 //! | `panic.rs` | panics contained: in tool bodies and in the handling of every request |
-//! | [`content`] | content blocks and [`CallToolResult`] on the wire |
-//! | [`state`] | [`StateMap`]: server state a tool borrows as `&T` (a `#[toolbox]` method as `&self` or `self: Arc<Self>`), and [`StateReq`], what a tool borrows |
+//! | `content.rs` | content blocks and [`CallToolResult`] on the wire |
+//! | `state.rs` | [`StateMap`]: server state a tool borrows as `&T` (a `#[toolbox]` method as `&self` or `self: Arc<Self>`), and [`StateReq`], what a tool borrows |
 
+// The files stay private to the docs: users name the types below, at `tool::`; what only
+// generated code names is re-exported by `__private` and hidden here.
+#[doc(hidden)]
 pub mod call;
-pub mod content;
+pub(crate) mod content;
+#[doc(hidden)]
 pub mod handler;
 pub(crate) mod names;
-pub mod output;
+pub(crate) mod output;
 pub(crate) mod panic;
 pub(crate) mod ret;
-pub mod spec;
-pub mod state;
-pub mod table;
+pub(crate) mod spec;
+pub(crate) mod state;
+pub(crate) mod table;
 pub(crate) mod text;
 
-pub use call::UnknownToolPolicy;
-pub use content::{CallToolResult, Content};
-pub use output::{Contents, IntoToolOutput};
-pub use spec::{Annotations, TaskSupport, Tool, ToolBuildError, ToolDef, ToolSet, ToolSpec};
-pub use state::{StateMap, StateReq};
-pub use table::{DuplicateTool, ToolTable};
+pub use self::call::UnknownToolPolicy;
+pub use self::content::{CallToolResult, Content};
+pub use self::output::{Contents, IntoToolOutput};
+pub use self::spec::{Annotations, TaskSupport, Tool, ToolBuildError};
+#[doc(hidden)]
+pub use self::spec::{ToolDef, ToolSet, ToolSpec};
+pub use self::state::StateMap;
+#[doc(hidden)]
+pub use self::state::StateReq;
+pub use self::table::{DuplicateTool, ToolTable};

@@ -134,6 +134,7 @@ pub trait ToolSet {
 /// Why a tool's contract cannot be served.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("tool `{tool}` cannot be served: {problem}")]
+#[non_exhaustive]
 pub struct ToolBuildError {
     /// The tool's published name.
     pub tool: String,

@@ -219,7 +219,7 @@ impl Server {
     /// [`Server::serve_stdio`] until stdin ends or `shutdown` resolves (a signal: the `cli`
     /// passes SIGTERM and Ctrl-C), whichever comes first. Then nothing more is read; the calls
     /// in flight get [`ServerOptions::drain_timeout`](crate::server::ServerOptions::drain_timeout) to
-    /// finish (past it each is answered with a retryable error, [`crate::server::drain`]), every
+    /// finish (past it each is answered with a retryable error, [`Shutdown`](crate::server::Shutdown)), every
     /// answer is written and flushed, and this returns `Ok(())`.
     pub async fn serve_stdio_until(
         &self,

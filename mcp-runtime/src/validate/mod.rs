@@ -1,10 +1,14 @@
 //! The runtime half of validation: the published inputSchema compiled once into a validator that
 //! reports every violation with its JSON Pointer, the rule and the bound.
 //!
-//! [`Validator::compile`] turns the schema into a flat arena of nodes: patterns are checked as
+//! Users find here what a server configures and what its build refuses: the server's own string
+//! formats ([`Formats`], [`FormatCheck`]), a build's refusals ([`UncheckedFormat`],
+//! [`NonLinearPattern`]) and [`string_conforms`]. The validator itself is the server's.
+//!
+//! `Validator::compile` turns the schema into a flat arena of nodes: patterns are checked as
 //! ECMA-262 (as JSON Schema requires) and translated to linear-time automata, `$ref`s become node
 //! indices, bounds are parsed
-//! into numbers and the fixed parts of messages are rendered up front. [`Validator::validate`]
+//! into numbers and the fixed parts of messages are rendered up front. `Validator::validate`
 //! walks the arguments against that arena only; the valid path allocates nothing.
 //!
 //! Messages are meant for the model that made the call: each names the rule and its bound, and
@@ -73,18 +77,26 @@ mod report;
 mod unevaluated;
 mod union;
 
+// Users name the server's formats and the refusals of a build; the validator itself is named by
+// the server, the contract checker, benches, fuzzing and tests only, hidden.
 pub use compile::UncheckedFormat;
+#[doc(hidden)]
 pub use decode::DEFAULT_UNTAGGED_DECODE_LIMIT;
 pub use formats::{FormatCheck, Formats};
 use node::Node;
+#[doc(hidden)]
 pub use numbers::integer_out_of_range;
-pub use pattern::{DEFAULT_PATTERN_BACKTRACK_LIMIT, NonLinearPattern};
+#[doc(hidden)]
+pub use pattern::DEFAULT_PATTERN_BACKTRACK_LIMIT;
+pub use pattern::NonLinearPattern;
 
 /// How deep into the arguments validation descends before it gives up with a violation.
+#[doc(hidden)]
 pub const MAX_DEPTH: usize = 128;
 
 /// One violation: where, and what rule was broken.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[doc(hidden)]
 pub struct Violation {
     /// JSON Pointer to the offending value (`/title`); empty for the root.
     pub path: String,
@@ -117,6 +129,7 @@ pub fn string_conforms(name: &str, s: &str) -> Option<bool> {
 
 /// A compiled inputSchema.
 #[derive(Debug, Clone)]
+#[doc(hidden)]
 pub struct Validator {
     nodes: Vec<Node>,
     /// The untagged unions, when one of them holds itself: decoding is counted (`decode.rs`).
@@ -134,11 +147,13 @@ impl Validator {
 }
 
 /// The model-readable text for a rejected call.
+#[doc(hidden)]
 pub fn format_violations(tool: &str, violations: &[Violation]) -> String {
     format_violations_of("tool", tool, violations)
 }
 
 /// [`format_violations`] for another kind of callee (`prompt`).
+#[doc(hidden)]
 pub fn format_violations_of(kind: &str, name: &str, violations: &[Violation]) -> String {
     // Sized up front and written piece by piece: `format!` and the growth of the text cost a
     // rejected call about 600 instructions more (callgrind).

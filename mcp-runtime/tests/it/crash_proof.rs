@@ -53,7 +53,7 @@ fn haunted(_h: Haunted) -> String {
 #[test]
 fn an_unservable_pattern_is_a_build_error_naming_the_tool_the_pointer_and_the_keyword() {
     let err = test_support::build_error(tools![hi, shout]);
-    let BuildError::Tool(ToolBuildError { tool, problem }) = &err else {
+    let BuildError::Tool(ToolBuildError { tool, problem, .. }) = &err else {
         panic!("unexpected error: {err:?}");
     };
     assert_eq!(tool, "shout");

@@ -11,8 +11,8 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
+use mcp_runtime::http::{HttpOptions, SERVER_BUSY};
 use mcp_runtime::prelude::*;
-use mcp_runtime::transport::http::{HttpOptions, SERVER_BUSY};
 use serde_json::{Value, json};
 use test_support::HANG;
 use test_support::wait::until;

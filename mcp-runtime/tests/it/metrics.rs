@@ -9,9 +9,9 @@ use std::collections::BTreeMap;
 use std::net::SocketAddr;
 use std::sync::Arc;
 
+use mcp_runtime::http::HttpOptions;
 use mcp_runtime::metrics::Prometheus;
 use mcp_runtime::prelude::*;
-use mcp_runtime::transport::http::HttpOptions;
 use mcp_runtime::{Client, ProtocolError};
 use serde_json::json;
 use test_support::http::post_mcp;

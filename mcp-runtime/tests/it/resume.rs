@@ -7,9 +7,9 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use futures_util::StreamExt;
+use mcp_runtime::http::{HttpOptions, router};
+use mcp_runtime::http::{MemoryEventStore, MemorySessionStore};
 use mcp_runtime::prelude::*;
-use mcp_runtime::transport::http::store::{MemoryEventStore, MemorySessionStore};
-use mcp_runtime::transport::http::{HttpOptions, router};
 use serde_json::{Value, json};
 use test_support::HANG;
 use test_support::http::{STATELESS, serve, serve_app, stateless_call};

@@ -6,7 +6,7 @@
 
 use std::sync::{Arc, Mutex};
 
-use mcp_runtime::context::sampling::{
+use mcp_runtime::context::{
     IncludeContext, ModelPreferences, SamplingTool, StopReason, ToolChoice, ToolChoiceMode,
 };
 use mcp_runtime::prelude::*;

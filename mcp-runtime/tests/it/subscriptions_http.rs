@@ -6,8 +6,8 @@
 use std::time::Duration;
 
 use futures_util::StreamExt;
+use mcp_runtime::http::HttpOptions;
 use mcp_runtime::prelude::*;
-use mcp_runtime::transport::http::HttpOptions;
 use serde_json::{Value, json};
 use test_support::HANG;
 use test_support::http::{STATELESS, meta, serve};

@@ -311,7 +311,7 @@ async fn limits_and_expiry() {
 #[cfg(feature = "http")]
 mod http {
     use super::*;
-    use mcp_runtime::transport::http::HttpOptions;
+    use mcp_runtime::http::HttpOptions;
     use test_support::http::{exchange, json_headers, meta, post_bytes, serve};
 
     /// One stateless request over HTTP with its routing headers; the tasks extension declared.

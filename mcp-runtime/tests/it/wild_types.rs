@@ -168,7 +168,9 @@ fn dynamic_refs_are_a_build_error_naming_the_tool_the_pointer_and_the_keyword() 
     let problems: Vec<(&str, &str)> = all
         .iter()
         .map(|e| match e {
-            BuildError::Tool(ToolBuildError { tool, problem }) => (tool.as_str(), problem.as_str()),
+            BuildError::Tool(ToolBuildError { tool, problem, .. }) => {
+                (tool.as_str(), problem.as_str())
+            }
             other => panic!("unexpected error: {other:?}"),
         })
         .collect();

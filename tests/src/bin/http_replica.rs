@@ -9,8 +9,8 @@ use integration_tests::kit::{add, steps};
 use mcp_runtime::prelude::*;
 use std::sync::Arc;
 
-use mcp_runtime::transport::http::HttpOptions;
-use mcp_runtime::transport::http::store::{RedisEventStore, RedisSessionStore};
+use mcp_runtime::http::HttpOptions;
+use mcp_runtime::http::{RedisEventStore, RedisSessionStore};
 use tracing_subscriber::filter::LevelFilter;
 
 /// The id of the process that served this call.

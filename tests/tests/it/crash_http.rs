@@ -3,8 +3,8 @@
 
 use crate::common;
 
+use mcp_runtime::http::HttpOptions;
 use mcp_runtime::prelude::*;
-use mcp_runtime::transport::http::HttpOptions;
 use serde_json::{Value, json};
 use test_support::http::{STATELESS, serve, stateless_call};
 use test_support::treacherous::Treacherous;

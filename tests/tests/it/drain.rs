@@ -12,9 +12,9 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use mcp_runtime::Shutdown;
+use mcp_runtime::http::HttpOptions;
 use mcp_runtime::prelude::*;
 use mcp_runtime::task::{MemoryTaskStore, TaskStatus, TaskStore};
-use mcp_runtime::transport::http::HttpOptions;
 use serde_json::{Value, json};
 use test_support::HANG;
 use test_support::http::STATELESS;
@@ -477,7 +477,7 @@ async fn redis_replica(
     redis: &test_support::redis::Redis,
     shutdown: &Shutdown,
 ) -> (String, tokio::task::JoinHandle<std::io::Result<()>>) {
-    use mcp_runtime::transport::http::store::{RedisEventStore, RedisSessionStore};
+    use mcp_runtime::http::{RedisEventStore, RedisSessionStore};
     let sessions = RedisSessionStore::connect(&redis.url).await.unwrap();
     let events = RedisEventStore::beside(&sessions);
     let options = HttpOptions::default()

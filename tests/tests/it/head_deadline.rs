@@ -8,8 +8,8 @@ use std::net::SocketAddr;
 use std::time::{Duration, Instant};
 
 use integration_tests::kit;
+use mcp_runtime::http::HttpOptions;
 use mcp_runtime::prelude::*;
-use mcp_runtime::transport::http::HttpOptions;
 use serde_json::{Value, json};
 use test_support::HANG;
 use test_support::http::{

@@ -10,8 +10,8 @@ use std::process::Stdio;
 use std::sync::Mutex;
 use std::time::Duration;
 
+use mcp_runtime::http::HttpOptions;
 use mcp_runtime::prelude::*;
-use mcp_runtime::transport::http::HttpOptions;
 use serde_json::{Value, json};
 use test_support::http::{RawResponse, exchange, json_headers, post_bytes, serve_guarded};
 use test_support::stdio::{Era, RawPeer};

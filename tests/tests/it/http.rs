@@ -8,8 +8,8 @@ use std::time::Duration;
 
 use futures_util::StreamExt;
 use integration_tests::kit::{add, steps};
+use mcp_runtime::http::{BearerAuth, HttpOptions, router};
 use mcp_runtime::prelude::*;
-use mcp_runtime::transport::http::{BearerAuth, HttpOptions, router};
 use reqwest::StatusCode;
 use reqwest::header::{HeaderMap, HeaderName, HeaderValue};
 use serde_json::{Value, json};

@@ -5,8 +5,8 @@
 use std::sync::Arc;
 use std::time::Instant;
 
+use mcp_runtime::http::HttpOptions;
 use mcp_runtime::prelude::*;
-use mcp_runtime::transport::http::HttpOptions;
 use serde_json::{Value, json};
 use test_support::http::{STATELESS, serve, stateless_call};
 

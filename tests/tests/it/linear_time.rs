@@ -8,8 +8,8 @@
 
 use std::time::{Duration, Instant};
 
+use mcp_runtime::http::HttpOptions;
 use mcp_runtime::prelude::*;
-use mcp_runtime::transport::http::HttpOptions;
 use serde_json::{Value, json};
 use test_support::http::{exchange, json_headers, post_bytes, serve, stateless_call};
 use test_support::stdio::{Era, RawPeer};

@@ -19,7 +19,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-use mcp_runtime::transport::http::store::RedisSessionStore;
+use mcp_runtime::http::RedisSessionStore;
 use serde_json::json;
 use test_support::redis_cluster::RedisCluster;
 

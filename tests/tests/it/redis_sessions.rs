@@ -11,8 +11,8 @@ use crate::common;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use mcp_runtime::transport::http::store::RedisSessionStore;
-use mcp_runtime::transport::http::{HttpOptions, router};
+use mcp_runtime::http::RedisSessionStore;
+use mcp_runtime::http::{HttpOptions, router};
 use serde_json::{Value, json};
 use test_support::http::{Served, serve_app};
 use test_support::redis::Redis;

@@ -14,9 +14,9 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use mcp_runtime::ResourceUpdates;
+use mcp_runtime::http::{HttpOptions, router};
+use mcp_runtime::http::{RedisEventStore, RedisSessionStore};
 use mcp_runtime::prelude::*;
-use mcp_runtime::transport::http::store::{RedisEventStore, RedisSessionStore};
-use mcp_runtime::transport::http::{HttpOptions, router};
 use serde_json::{Value, json};
 use test_support::HANG;
 use test_support::http::{Served, serve_app, serve_guarded};
@@ -323,7 +323,7 @@ async fn ticks(ctx: &Context, n: u32) -> String {
         if i > 1 {
             tokio::time::sleep(Duration::from_millis(100)).await;
         }
-        let now = mcp_runtime::transport::http::store::now_us().to_string();
+        let now = mcp_runtime::http::store::now_us().to_string();
         ctx.progress(f64::from(i), Some(f64::from(n)), Some(&now));
     }
     "ticked".into()
@@ -383,7 +383,7 @@ async fn what_recording_and_following_a_stream_cost() {
             break;
         };
         let sent: u64 = sent.parse().unwrap();
-        let now = mcp_runtime::transport::http::store::now_us();
+        let now = mcp_runtime::http::store::now_us();
         lags.push(Duration::from_micros(now.saturating_sub(sent)));
     }
     // The first events were replayed (written before the resume): only the live ones count.

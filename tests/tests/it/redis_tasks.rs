@@ -14,10 +14,10 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use mcp_runtime::cli::ServeArgs;
+use mcp_runtime::http::RedisSessionStore;
+use mcp_runtime::http::{HttpOptions, router};
 use mcp_runtime::prelude::*;
 use mcp_runtime::task::{RedisTaskStore, TaskLimits, TaskRecord, TaskStatus, TaskStore, now_ms};
-use mcp_runtime::transport::http::store::RedisSessionStore;
-use mcp_runtime::transport::http::{HttpOptions, router};
 use serde_json::{Value, json};
 use test_support::http::{STATELESS, Served, serve_app};
 use test_support::redis::Redis;

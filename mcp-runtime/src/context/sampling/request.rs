@@ -11,7 +11,7 @@ use super::{
 /// The params of `sampling/createMessage`: what to ask the client's model.
 ///
 /// ```
-/// use mcp_runtime::context::sampling::{CreateMessageRequest, ModelPreferences};
+/// use mcp_runtime::context::{CreateMessageRequest, ModelPreferences};
 ///
 /// let request = CreateMessageRequest::new(300)
 ///     .system_prompt("Summarize this code for a reviewer")

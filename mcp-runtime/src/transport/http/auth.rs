@@ -19,7 +19,7 @@ use crate::error::codes;
 /// ([`subtle`]): it takes the same time wherever same-length tokens differ.
 ///
 /// ```
-/// use mcp_runtime::transport::http::{BearerAuth, HttpOptions, router};
+/// use mcp_runtime::http::{BearerAuth, HttpOptions, router};
 /// # let server = mcp_runtime::Server::builder("demo", "1.0.0").build().unwrap();
 /// let app = router(&server, HttpOptions::default()).layer(BearerAuth::new("s3cret"));
 /// # let _ = app;

@@ -65,7 +65,7 @@ impl Server {
     }
 
     /// [`Server::serve_http_on`] until `shutdown` resolves, then drains
-    /// ([`crate::server::drain`]): readiness (`/readyz`) answers `503` at once and new requests
+    /// ([`Shutdown`](crate::server::Shutdown)): readiness (`/readyz`) answers `503` at once and new requests
     /// get `503` with `Retry-After`; calls in flight get
     /// [`ServerOptions::drain_timeout`](crate::server::ServerOptions::drain_timeout) to finish, then are
     /// answered with a retryable JSON-RPC error; running tasks still running then end `failed`;
@@ -76,7 +76,7 @@ impl Server {
     /// # use mcp_runtime::prelude::*;
     /// # async fn run(server: Server) -> std::io::Result<()> {
     /// use mcp_runtime::Shutdown;
-    /// use mcp_runtime::transport::http::HttpOptions;
+    /// use mcp_runtime::http::HttpOptions;
     ///
     /// let shutdown = Shutdown::new();
     /// let listener = tokio::net::TcpListener::bind("127.0.0.1:8080").await?;

@@ -9,12 +9,12 @@
 //! | `watch.rs` | the listener's header timeout: one sweeper per listener instead of a timer per request |
 //! | `session/` | handshake-era sessions: open, find, cap, idle sweep (`mod.rs`); the live table (`table.rs`), each live session (`live.rs`), the `GET` stream and `DELETE` (`getstream.rs`) |
 //! | `relay.rs` | a client message about a call on another replica, handed on through the store's relay |
-//! | `store/` | [`store::SessionStore`]: where sessions are kept (in memory; in Redis with `redis`) |
+//! | `store/` | [`SessionStore`]: where sessions are kept (in memory; in Redis with `redis`) |
 //! | `stateless.rs` | the 2026-07-28 header rules |
 //! | `dispatch.rs` | one message to the server; its answer as JSON or as an event stream (in the stateless era with the status of a JSON-RPC error) |
 //! | `frames.rs` | a call's response stream (`Frames`) and the task running the call (`CallTask`, `Lifetime`) |
 //! | `batch.rs` | a batch on a 2025-03-26 session: its answers as one JSON array |
-//! | `resume.rs` | resumable streams: each session stream's events recorded in the [`store::EventStore`], `Last-Event-ID` replay and follow |
+//! | `resume.rs` | resumable streams: each session stream's events recorded in the event store, `Last-Event-ID` replay and follow |
 //! | `sse.rs` | event-stream framing and keep-alive |
 //! | `ops.rs` | the liveness and readiness probes; the drain's refusals and stream ends |
 //! | `auth.rs` | [`BearerAuth`]: the bearer-token tower layer |
@@ -60,7 +60,7 @@
 //!
 //! ```no_run
 //! # use mcp_runtime::prelude::*;
-//! use mcp_runtime::transport::http::{BearerAuth, HttpOptions, router};
+//! use mcp_runtime::http::{BearerAuth, HttpOptions, router};
 //!
 //! # async fn run(server: Server) -> std::io::Result<()> {
 //! let mcp = router(&server, HttpOptions::default().allow_host("mcp.example.com"))
@@ -78,6 +78,7 @@ mod batch;
 mod dispatch;
 mod frames;
 mod guard;
+mod headers;
 mod listener;
 mod ops;
 mod options;
@@ -87,6 +88,7 @@ mod resume;
 mod session;
 mod sse;
 mod stateless;
+#[doc(hidden)]
 pub mod store;
 mod watch;
 
@@ -98,8 +100,22 @@ use axum::extract::State;
 use axum::http::{HeaderMap, HeaderName, HeaderValue, Method, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 
-pub use auth::{BearerAuth, BearerAuthService};
+pub use auth::BearerAuth;
+#[doc(hidden)]
+pub use auth::BearerAuthService;
 pub use options::HttpOptions;
+// The stores are named here, at `http::`: a custom store implements these traits.
+pub use store::{
+    MemoryEventStore, MemorySessionStore, SessionRecord, SessionStore, StoreError, StoreFuture,
+};
+#[cfg(feature = "redis")]
+pub use store::{RedisEventStore, RedisOptions, RedisSessionStore};
+// An event store's and a fleet relay's own types: the stores above implement them; a store of
+// another kind is not yet a promised API.
+#[doc(hidden)]
+pub use store::{
+    EventId, EventKind, EventStore, Relay, RelayKind, Relayed, StoredEvent, StreamKey, Stretch,
+};
 
 use crate::error::{ProtocolError, codes};
 use crate::protocol::subscriptions::LISTEN;
@@ -113,33 +129,10 @@ use refusal::{Refusal, json_body, json_response, reply_response};
 use session::{Sessions, find_session, initialize};
 use stateless::{is_stateless_message, is_stateless_version, stateless};
 
-/// The session header of the handshake era.
-pub const SESSION_ID: &str = "mcp-session-id";
-/// The protocol version header.
-pub const PROTOCOL_VERSION: &str = "mcp-protocol-version";
-/// The header a client resumes a broken event stream with (handshake era).
-pub const LAST_EVENT_ID: &str = "last-event-id";
-/// The stateless era's copy of the body's `method`.
-pub const METHOD: &str = "mcp-method";
-/// The stateless era's copy of the body's `params.name` (or `params.uri` of `resources/read`).
-pub const NAME: &str = "mcp-name";
-
-/// The headers above as [`HeaderName`]s: a lookup by name skips parsing and lower-casing it.
-mod names {
-    use axum::http::HeaderName;
-    pub(super) const SESSION_ID: HeaderName = HeaderName::from_static(super::SESSION_ID);
-    pub(super) const PROTOCOL_VERSION: HeaderName =
-        HeaderName::from_static(super::PROTOCOL_VERSION);
-    pub(super) const LAST_EVENT_ID: HeaderName = HeaderName::from_static(super::LAST_EVENT_ID);
-    pub(super) const METHOD: HeaderName = HeaderName::from_static(super::METHOD);
-    pub(super) const NAME: HeaderName = HeaderName::from_static(super::NAME);
-}
-
-/// The JSON-RPC error code of a request refused for load: a session already has
-/// [`HttpOptions::max_in_flight_per_session`] requests in flight, or the server is at its
-/// connection or session cap (with `503`). It is in the range JSON-RPC reserves for
-/// implementation-defined server errors.
-pub const SERVER_BUSY: i64 = -32000;
+// The headers' names and the load-refusal code: tests name them, users read them in the docs.
+use headers::names;
+#[doc(hidden)]
+pub use headers::{LAST_EVENT_ID, METHOD, NAME, PROTOCOL_VERSION, SERVER_BUSY, SESSION_ID};
 
 /// The endpoint for `server`, as an axum [`Router`] to serve alone or merge into an application.
 pub fn router(server: &Server, options: HttpOptions) -> Router {

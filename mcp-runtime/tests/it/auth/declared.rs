@@ -7,8 +7,8 @@ use std::time::Duration;
 
 use jsonwebtoken::Algorithm;
 use mcp_runtime::auth::{JwtValidator, ResourceServer};
+use mcp_runtime::http::HttpOptions;
 use mcp_runtime::prelude::*;
-use mcp_runtime::transport::http::HttpOptions;
 use serde_json::{Value, json};
 use test_support::http::{STATELESS, Served, meta, serve_guarded};
 

@@ -7,8 +7,8 @@ use std::time::Duration;
 
 use jsonwebtoken::Algorithm;
 use mcp_runtime::auth::{CachedValidator, IntrospectionValidator, JwtValidator};
-use mcp_runtime::transport::http::HttpOptions;
-use mcp_runtime::transport::http::store::MemorySessionStore;
+use mcp_runtime::http::HttpOptions;
+use mcp_runtime::http::MemorySessionStore;
 use serde_json::{Value, json};
 use test_support::http::serve_guarded;
 

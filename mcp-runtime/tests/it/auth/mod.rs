@@ -13,8 +13,8 @@ pub mod idp;
 use std::time::Duration;
 
 use mcp_runtime::auth::{JwtValidator, ResourceServer};
+use mcp_runtime::http::HttpOptions;
 use mcp_runtime::prelude::*;
-use mcp_runtime::transport::http::HttpOptions;
 use serde_json::{Value, json};
 use test_support::http::{Served, serve_guarded, stateless_call};
 

@@ -7,7 +7,7 @@ pub mod types;
 
 use std::collections::HashMap;
 
-use mcp_runtime::transport::http::HttpOptions;
+use mcp_runtime::http::HttpOptions;
 use mcp_runtime::validate::Validator;
 use mcp_runtime::{Client, Server};
 use serde_json::{Value, json};
