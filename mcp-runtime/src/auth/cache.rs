@@ -5,8 +5,8 @@
 //! system when the cache is made: a pseudorandom function of the resource and the token, so
 //! the token is not kept, and without the key nobody can make another token that lands on a
 //! cached one's entry (an entry found is a principal handed out). A SHA-256 of the token cost a
-//! cached call about 37,000 instructions (callgrind, an RS256 token of ~800 bytes; software
-//! SHA-256, as valgrind hides the CPU's SHA extensions); SipHash costs it about 3,000.
+//! cached call about 37,000 instructions (callgrind, an RS256 token of about 600 bytes; software
+//! SHA-256, as valgrind hides the CPU's SHA extensions); SipHash, the lookup with it, about 5,500.
 
 use std::collections::HashMap;
 use std::hash::Hasher as _;

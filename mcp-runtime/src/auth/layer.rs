@@ -383,7 +383,7 @@ impl Guard {
 /// The principal of a bearer token the validator remembers (a cache's entry): asked before
 /// the token's syntax is checked ([`bearer_token`]), which a remembered token passed when it was
 /// first validated. The check of every byte cost a cached call about 2,300 instructions for a
-/// 2048-bit RS256 JWT (callgrind, BENCHMARKS.md).
+/// 613-byte RS256 JWT (callgrind, BENCHMARKS.md).
 fn remembered(auth: &ResourceServer, value: &HeaderValue, resource: &str) -> Option<Principal> {
     let token = std::str::from_utf8(bearer_bytes(value)?).ok()?;
     auth.validator.remembered(token, resource)
@@ -413,8 +413,8 @@ fn bearer_bytes(value: &HeaderValue) -> Option<&[u8]> {
 ///
 /// Read from the bytes in one pass over the token, no text check first: a `b64token` is visible
 /// ASCII, so a token that passes needs no other. Going through `HeaderValue::to_str`, then a
-/// table lookup per byte, cost a call about 7,500 instructions for a 2048-bit RS256 JWT
-/// (callgrind, BENCHMARKS.md).
+/// table lookup per byte, cost about 8,900 instructions for a 613-byte RS256 JWT; this, about
+/// 2,300 (callgrind, BENCHMARKS.md).
 fn bearer_token(value: &HeaderValue) -> Result<&str, Refused> {
     let Some(token) = bearer_bytes(value) else {
         // What is not text at all is malformed, whatever its scheme.
