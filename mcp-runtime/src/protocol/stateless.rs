@@ -20,9 +20,6 @@ pub use super::params::{
 /// Result `_meta` key: the server's `Implementation`.
 pub const SERVER_INFO_KEY: &str = "io.modelcontextprotocol/serverInfo";
 
-/// The methods a stateless request may name; the handshake-only ones answer -32601.
-pub const REMOVED_METHODS: &[&str] = &["ping", "logging/setLevel"];
-
 /// The per-request envelope of a stateless request.
 #[derive(Debug, Clone)]
 pub struct Envelope {

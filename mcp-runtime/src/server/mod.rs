@@ -1,5 +1,6 @@
-//! Dispatch: the lifecycle of both eras, `tools/list`, `tools/call`, cancellation, progress and
-//! logging, whatever transport hands each message in and writes out what the connection queues.
+//! The server: [`Server`], what it holds and how a message of any transport becomes a future
+//! that answers it (in-flight bookkeeping, cancellation, a panic answered as an internal error,
+//! the request's span and metrics); the routing of every method, of both eras, is `route.rs`.
 //!
 //! ```
 //! use mcp_runtime::Client;
@@ -26,17 +27,24 @@
 //!
 //! | file | what it holds |
 //! |---|---|
-//! | this file | [`Server`], message routing of both eras into one core, `initialize`, `logging/setLevel` |
+//! | this file | [`Server`], the messages of a connection handled (`Server::handle`), each request's future |
+//! | `route.rs` | the one table of methods of both eras, what this server answers of it, and each request routed to its handler |
 //! | `builder.rs`, `build_error.rs` | [`ServerBuilder`]: everything checked once at build; [`BuildError`] |
 //! | `options.rs` | [`ServerOptions`], the server's knobs, and their defaults |
 //! | `budgets.rs`, `formats.rs` | given to every tool's validator: the budgets (warning about schemas that need them) and the server's own formats (refusing one nobody checks) |
-//! | `tools.rs` | `tools/list` pages and cursors, `tools/call` slots, timeouts and cancellation |
+//! | `lifecycle.rs` | `initialize`, `logging/setLevel`, the client's notifications |
+//! | `page.rs` | one page of a list method, its cursor |
+//! | `tools.rs` | `tools/list`, `tools/call`: slots, timeouts and cancellation |
 //! | `tasks.rs` | which `tools/call` becomes a task; `tasks/*` of both eras |
+//! | `prompts.rs`, `completion.rs` | `prompts/list`, `prompts/get`; `completion/complete` |
 //! | `resources.rs` | `resources/*`; [`ResourceUpdates`], the change notifications of both eras |
 //! | `listen.rs` | `subscriptions/listen`: the 2026-07-28 stream of change notifications |
+//! | `scope.rs` | what a request that runs user code is attached to; its `input_required` ending |
 //! | `batch.rs` | JSON-RPC batches, on sessions whose version makes accepting them a MUST |
 //! | `reply.rs` | a response kept typed until a transport encodes it |
-//! | `span.rs` | the `tracing` span of each request, with OpenTelemetry's names for MCP |
+//! | `span.rs`, `metrics.rs` | the `tracing` span of each request, with OpenTelemetry's names for MCP; its metrics (feature `metrics`) |
+//! | `drain.rs` | [`Shutdown`]: how a serve call drains on a signal without failing its calls |
+//! | `scopes.rs` | `ScopePolicy`: the OAuth scopes each request needs, declared on the builder and beside each tool, prompt and resource |
 
 use std::fmt;
 use std::sync::Arc;
@@ -47,14 +55,11 @@ use serde_json::{Value, json};
 use tokio::sync::Semaphore;
 use tracing::Instrument;
 
-use crate::context::connection::{CancelToken, Connection, Peer};
+use crate::context::connection::{CancelToken, Connection};
 use crate::error::ProtocolError;
 use crate::prompt::Prompts;
-use crate::protocol::stateless::{
-    CacheHint, Envelope, REMOVED_METHODS, ServerStamp, Stamp, discover_result, has_envelope,
-    stamp_result,
-};
-use crate::protocol::{Implementation, Incoming, Page, Request, params_meta, subscriptions};
+use crate::protocol::stateless::ServerStamp;
+use crate::protocol::{Implementation, Incoming, Page, Request};
 use crate::resource::ResourceTable;
 use crate::tool::output::ToolOutput;
 use crate::tool::panic::{Panicked, catch, catch_sync, next_error_id};
@@ -73,9 +78,11 @@ mod listen;
 #[cfg(feature = "metrics")]
 mod metrics;
 mod options;
+mod page;
 mod prompts;
 mod reply;
 mod resources;
+mod route;
 mod scope;
 pub(crate) mod scopes;
 mod span;
@@ -130,16 +137,6 @@ type RootsChangedFn = Arc<
         + Send
         + Sync,
 >;
-
-/// The methods of prompts, resources and completion a server with `empty_prompts_and_resources` answers.
-const EMPTY_LIST_METHODS: &[&str] = &[
-    "prompts/list",
-    "prompts/get",
-    "resources/list",
-    "resources/templates/list",
-    "resources/read",
-    "completion/complete",
-];
 
 /// How one request ended.
 enum Outcome {
@@ -310,145 +307,6 @@ impl Server {
         let handled = metrics::timed(timed, handled);
         handled
     }
-
-    async fn route(&self, req: &mut Request, conn: &Connection, cancel: &CancelToken) -> Outcome {
-        const KNOWN: &[&str] = &[
-            "initialize",
-            "ping",
-            "logging/setLevel",
-            "server/discover",
-            "tools/list",
-            "tools/call",
-            subscriptions::LISTEN,
-        ];
-        let method = req.method.as_str();
-        let empty_lists =
-            self.inner.options.empty_prompts_and_resources && EMPTY_LIST_METHODS.contains(&method);
-        let resources = self.serves_resources(method);
-        if !KNOWN.contains(&method)
-            && !empty_lists
-            && !resources
-            && !self.serves(method)
-            && !tasks::METHODS.contains(&method)
-        {
-            return Outcome::Answer(Err(ProtocolError::method_not_found(method)));
-        }
-        if method == "initialize" {
-            return Outcome::Answer(self.initialize(req, conn));
-        }
-        let meta = params_meta(req.params.as_deref());
-        if has_envelope(meta) || method == "server/discover" {
-            return self.stateless(req, conn, cancel).await;
-        }
-        let handshake = conn.lock_session().handshake.clone();
-        match (method, handshake) {
-            ("ping", _) => Outcome::Answer(Ok(json!({}))),
-            // Neither `initialize` first nor an envelope: say what is missing.
-            (_, None) => Outcome::Answer(Err(Envelope::parse(meta)
-                .err()
-                .unwrap_or_else(|| ProtocolError::invalid_params("Invalid params")))),
-            ("logging/setLevel", Some(_)) => Outcome::Answer(self.set_level(req, conn)),
-            ("tools/list", Some(_)) => self.list_tools(req).into(),
-            (m, Some(_)) if tasks::METHODS.contains(&m) => {
-                // Boxed: off the hot path (`Server::request`).
-                Box::pin(self.tasks_session(req, conn)).await
-            }
-            (_, Some(h)) if resources => {
-                let scope = Scope::of_session(h);
-                Box::pin(self.resource_request(req, conn, cancel, scope)).await
-            }
-            (m, Some(h)) if m == "tools/call" || self.serves(m) => {
-                self.scoped(Scope::of_session(h), req, conn, cancel).await
-            }
-            (m, Some(_)) if empty_lists => Outcome::Answer(empty_list(m)),
-            _ => Outcome::Answer(Err(ProtocolError::method_not_found(method))),
-        }
-    }
-
-    async fn stateless(
-        &self,
-        req: &mut Request,
-        conn: &Connection,
-        cancel: &CancelToken,
-    ) -> Outcome {
-        let envelope = match Envelope::parse(params_meta(req.params.as_deref())) {
-            Ok(e) => e,
-            Err(e) => return Outcome::Answer(Err(e)),
-        };
-        let cache = CacheHint {
-            ttl_ms: self.inner.options.list_ttl.as_millis() as u64,
-            public: true,
-        };
-        let (outcome, cache) = match req.method.as_str() {
-            "server/discover" => (
-                Outcome::Answer(Ok(discover_result(
-                    &self.capabilities_for(envelope.version),
-                    self.instructions(),
-                ))),
-                Some(cache),
-            ),
-            "tools/list" => (self.list_tools(req).into(), Some(cache)),
-            subscriptions::LISTEN => {
-                // Dropped before the wait, the envelope needs no room in this future: each
-                // method's envelope is moved or dropped before its await (`Server::request`).
-                drop(envelope);
-                let listened = Box::pin(self.listen(req, conn, cancel)).await;
-                (Outcome::Answer(listened), None)
-            }
-            m if self.serves_resources(m) => {
-                // A read is the caller's: not cached, nor shared.
-                let cache = match m {
-                    "resources/read" => CacheHint {
-                        ttl_ms: 0,
-                        public: false,
-                    },
-                    _ => cache,
-                };
-                let scope = Scope::of_envelope(envelope);
-                let outcome = Box::pin(self.resource_request(req, conn, cancel, scope)).await;
-                (outcome, Some(cache))
-            }
-            m if m == "tools/call" || self.serves(m) => {
-                let scope = Scope::of_envelope(envelope);
-                let cache = (m == "prompts/list").then_some(cache);
-                (self.scoped(scope, req, conn, cancel).await, cache)
-            }
-            m if self.inner.options.empty_prompts_and_resources
-                && EMPTY_LIST_METHODS.contains(&m) =>
-            {
-                (Outcome::Answer(empty_list(m)), Some(cache))
-            }
-            m if tasks::METHODS.contains(&m) => {
-                // The peer moves into the boxed future (`Server::request`).
-                let peer = Peer::of_envelope(envelope);
-                (Box::pin(self.tasks_stateless(req, peer, conn)).await, None)
-            }
-            m if REMOVED_METHODS.contains(&m) => (
-                Outcome::Answer(Err(ProtocolError::new(
-                    crate::error::codes::METHOD_NOT_FOUND,
-                    format!(
-                        "Method not found: {m} (removed in {})",
-                        crate::protocol::LATEST_STATELESS_VERSION
-                    ),
-                ))),
-                None,
-            ),
-            m => (
-                Outcome::Answer(Err(ProtocolError::method_not_found(m))),
-                None,
-            ),
-        };
-        let server_info = self.inner.server_info.clone();
-        match outcome {
-            Outcome::Answer(Ok(mut result)) => {
-                stamp_result(&mut result, &self.inner.info, cache);
-                Outcome::Answer(Ok(result))
-            }
-            Outcome::Called(result, _) => Outcome::Called(result, Some(server_info)),
-            Outcome::Listed(page) => Outcome::Listed(page.stamped(Stamp { server_info, cache })),
-            other => other,
-        }
-    }
 }
 
 impl From<Result<Page, ProtocolError>> for Outcome {
@@ -457,24 +315,6 @@ impl From<Result<Page, ProtocolError>> for Outcome {
             Ok(page) => Outcome::Listed(page),
             Err(e) => Outcome::Answer(Err(e)),
         }
-    }
-}
-
-/// The answer of a server that has no prompts and no resources.
-fn empty_list(method: &str) -> Result<Value, ProtocolError> {
-    match method {
-        "prompts/list" => Ok(json!({"prompts": []})),
-        "resources/list" => Ok(json!({"resources": []})),
-        "resources/templates/list" => Ok(json!({"resourceTemplates": []})),
-        "completion/complete" => {
-            Ok(json!({"completion": {"values": [], "total": 0, "hasMore": false}}))
-        }
-        "prompts/get" => Err(ProtocolError::invalid_params(
-            "Invalid params: this server has no prompts",
-        )),
-        _ => Err(ProtocolError::invalid_params(
-            "Invalid params: this server has no resources",
-        )),
     }
 }
 

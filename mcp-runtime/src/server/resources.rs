@@ -24,6 +24,7 @@ use std::sync::{Arc, Mutex};
 use serde_json::{Value, json};
 
 use super::listen::Listens;
+use super::route::{Method, removed};
 use super::scope::Scope;
 use super::{Outcome, Server};
 use crate::context::Context;
@@ -32,15 +33,6 @@ use crate::error::{ProtocolError, codes};
 use crate::protocol::Request;
 use crate::protocol::subscriptions::Change;
 use crate::resource::{ReadError, ResourceTable};
-
-/// The methods a server with resources answers.
-pub(super) const RESOURCE_METHODS: &[&str] = &[
-    "resources/list",
-    "resources/templates/list",
-    "resources/read",
-    "resources/subscribe",
-    "resources/unsubscribe",
-];
 
 /// The 2025 era's "resource not found" code (the 2026-07-28 revision answers -32602).
 pub const RESOURCE_NOT_FOUND: i64 = codes::RESOURCE_NOT_FOUND;
@@ -260,27 +252,23 @@ impl Server {
         &self.inner.resource_updates
     }
 
-    /// True when `method` is one this server answers from its resource table.
-    pub(super) fn serves_resources(&self, method: &str) -> bool {
-        !self.inner.resources.is_empty() && RESOURCE_METHODS.contains(&method)
-    }
-
-    /// Answers one of [`RESOURCE_METHODS`] (the caller checked [`Server::serves_resources`]).
+    /// Answers a method of resources (the router checked this server has resources).
     pub(super) async fn resource_request(
         &self,
+        method: Method,
         req: &Request,
         conn: &Connection,
         cancel: &CancelToken,
         scope: Scope,
     ) -> Outcome {
         let table = &self.inner.resources;
-        let answer = match req.method.as_str() {
-            "resources/list" => return self.page(req, "resources", table.listing()).into(),
-            "resources/templates/list" => {
+        let answer = match method {
+            Method::ListResources => return self.page(req, "resources", table.listing()).into(),
+            Method::ListTemplates => {
                 let templates = table.template_listing();
                 return self.page(req, "resourceTemplates", templates).into();
             }
-            "resources/read" => match self.uri_param(req) {
+            Method::ReadResource => match self.uri_param(req) {
                 Ok(uri) => {
                     let stateless = scope.stateless.is_some();
                     let ctx = Context::attached(
@@ -292,19 +280,13 @@ impl Server {
                 }
                 Err(e) => Err(e),
             },
-            m if scope.stateless.is_some() => Err(ProtocolError::new(
-                codes::METHOD_NOT_FOUND,
-                format!(
-                    "Method not found: {m} (removed in {})",
-                    crate::protocol::LATEST_STATELESS_VERSION
-                ),
-            )),
-            m => self.uri_param(req).map(|uri| {
-                self.inner
-                    .resource_updates
-                    .set(uri, conn, m == "resources/subscribe");
+            _ if scope.stateless.is_some() => Err(removed(&req.method)),
+            Method::Subscribe | Method::Unsubscribe => self.uri_param(req).map(|uri| {
+                let subscribe = method == Method::Subscribe;
+                self.inner.resource_updates.set(uri, conn, subscribe);
                 json!({})
             }),
+            _ => Err(ProtocolError::method_not_found(&req.method)),
         };
         Outcome::Answer(answer)
     }

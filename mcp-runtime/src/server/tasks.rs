@@ -14,6 +14,7 @@ use futures_util::FutureExt;
 use futures_util::future::BoxFuture;
 use serde_json::{Value, json};
 
+use super::route::Method;
 use super::scope::{Scope, input_required};
 use super::{Outcome, Server};
 use crate::context::RequestScope;
@@ -30,15 +31,6 @@ use crate::tool::output::ToolOutput;
 
 /// The extension's id, under `capabilities.extensions`.
 pub(crate) const TASKS_EXTENSION: &str = "io.modelcontextprotocol/tasks";
-
-/// The methods of tasks, in either era.
-pub(super) const METHODS: &[&str] = &[
-    "tasks/get",
-    "tasks/result",
-    "tasks/cancel",
-    "tasks/list",
-    "tasks/update",
-];
 
 /// How a `tools/call` of a task tool runs.
 pub(super) enum Plan {
@@ -180,7 +172,12 @@ impl Server {
     }
 
     /// `tasks/*` of a handshake-era session.
-    pub(super) async fn tasks_session(&self, req: &Request, conn: &Connection) -> Outcome {
+    pub(super) async fn tasks_session(
+        &self,
+        method: Method,
+        req: &Request,
+        conn: &Connection,
+    ) -> Outcome {
         let (Some(tasks), Some("2025-11-25")) = (&self.inner.tasks, conn.negotiated_version())
         else {
             return Outcome::Answer(Err(ProtocolError::method_not_found(&req.method)));
@@ -188,8 +185,8 @@ impl Server {
         let owner = task_owner(tasks, conn);
         let owner = Some(owner.as_str());
         let answer = async {
-            match req.method.as_str() {
-                "tasks/list" => {
+            match method {
+                Method::TaskList => {
                     let cursor = req.params.as_ref().and_then(|p| p.get("cursor"));
                     let cursor = cursor.and_then(Value::as_str);
                     let limit = self.inner.options.page_size.unwrap_or(100);
@@ -202,12 +199,11 @@ impl Server {
                     }
                     Ok(result)
                 }
-                "tasks/update" => Err(ProtocolError::method_not_found(&req.method)),
-                method => {
+                Method::TaskGet | Method::TaskCancel | Method::TaskResult => {
                     let id = task_id(req)?;
                     match method {
-                        "tasks/get" => Ok(task_2025(&tasks.get(id, owner).await?)),
-                        "tasks/cancel" => {
+                        Method::TaskGet => Ok(task_2025(&tasks.get(id, owner).await?)),
+                        Method::TaskCancel => {
                             let before = tasks.get(id, owner).await?;
                             if before.status.is_terminal() {
                                 return Err(ProtocolError::invalid_params(format!(
@@ -220,6 +216,7 @@ impl Server {
                         _ => task_result(&tasks.finished(id, owner).await?),
                     }
                 }
+                _ => Err(ProtocolError::method_not_found(&req.method)),
             }
         };
         Outcome::Answer(answer.await)
@@ -228,6 +225,7 @@ impl Server {
     /// `tasks/*` of a stateless request.
     pub(super) async fn tasks_stateless(
         &self,
+        method: Method,
         req: &Request,
         peer: Peer,
         conn: &Connection,
@@ -236,14 +234,13 @@ impl Server {
         // Behind auth, a task is its principal's: another one's is answered as unknown.
         let owner = principal_owner(conn);
         let owner = owner.as_deref();
-        let method = req.method.as_str();
-        let Some(tasks) = self
-            .inner
-            .tasks
-            .as_ref()
-            .filter(|_| matches!(method, "tasks/get" | "tasks/update" | "tasks/cancel"))
-        else {
-            return Outcome::Answer(Err(ProtocolError::method_not_found(method)));
+        let Some(tasks) = self.inner.tasks.as_ref().filter(|_| {
+            matches!(
+                method,
+                Method::TaskGet | Method::TaskUpdate | Method::TaskCancel
+            )
+        }) else {
+            return Outcome::Answer(Err(ProtocolError::method_not_found(&req.method)));
         };
         if !takes_tasks(peer) {
             return Outcome::Answer(Err(missing_extension()));
@@ -251,8 +248,8 @@ impl Server {
         let answer = async {
             let id = task_id(req)?;
             match method {
-                "tasks/get" => Ok(detailed_2026(&tasks.get(id, owner).await?)),
-                "tasks/cancel" => tasks.cancel(id, owner).await.map(|_| json!({})),
+                Method::TaskGet => Ok(detailed_2026(&tasks.get(id, owner).await?)),
+                Method::TaskCancel => tasks.cancel(id, owner).await.map(|_| json!({})),
                 _ => {
                     tasks.get(id, owner).await?;
                     let responses = req.params.as_ref().and_then(|p| p.get("inputResponses"));

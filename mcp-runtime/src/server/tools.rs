@@ -1,4 +1,4 @@
-//! `tools/list` (pages, cursors) and `tools/call` (the caller's scope,
+//! `tools/list` and `tools/call` (the caller's scope,
 //! concurrency slots, timeouts, cancellation) on top of the tool table's call path.
 
 use std::borrow::Cow;
@@ -15,39 +15,13 @@ use super::{Outcome, Scope, Server};
 use crate::context::Context;
 use crate::context::connection::{CancelToken, Connection};
 use crate::error::ProtocolError;
-use crate::protocol::{Listing, Page, Request};
+use crate::protocol::{Page, Request};
 use crate::tool::call::{Checked, run};
 use crate::tool::content::CallToolResult;
 
 impl Server {
     pub(super) fn list_tools(&self, req: &Request) -> Result<Page, ProtocolError> {
         self.page(req, "tools", self.inner.tools.listing())
-    }
-
-    /// One page of a list method's `entries` under `key`, from the request's `cursor`, with the
-    /// next page's cursor when there is one (`page_size` entries a page). The entries were
-    /// encoded when their table was built; the page refers to them.
-    pub(super) fn page(
-        &self,
-        req: &Request,
-        key: &'static str,
-        entries: &Listing,
-    ) -> Result<Page, ProtocolError> {
-        let len = entries.len();
-        let start = match req.params.as_deref().and_then(|p| p.get("cursor")) {
-            None | Some(Value::Null) => 0,
-            Some(c) => c
-                .as_str()
-                .and_then(|c| decode_cursor(c.strip_prefix(key)?))
-                .filter(|&n| n > 0 && n < len)
-                .ok_or_else(|| ProtocolError::invalid_params("Invalid params: invalid cursor"))?,
-        };
-        let end = match self.inner.options.page_size {
-            Some(n) => (start + n).min(len),
-            None => len,
-        };
-        let next_cursor = (end < len).then(|| format!("{key}{}", encode_cursor(end)));
-        Ok(Page::new(key, entries, start..end, next_cursor))
     }
 
     pub(super) async fn call_tool(
@@ -155,16 +129,6 @@ impl Server {
     }
 }
 
-/// Cursors are opaque to clients; this one is the list's key (`tools`, `prompts`), then the
-/// offset of the page's first item: `tools-1a`.
-fn encode_cursor(offset: usize) -> String {
-    format!("-{offset:x}")
-}
-
-fn decode_cursor(cursor: &str) -> Option<usize> {
-    usize::from_str_radix(cursor.strip_prefix('-')?, 16).ok()
-}
-
 /// `2s`, `1.5s`, `250ms`.
 fn format_duration(d: Duration) -> String {
     if d.as_millis() < 1000 {
@@ -176,16 +140,8 @@ fn format_duration(d: Duration) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::{decode_cursor, encode_cursor, format_duration};
+    use super::format_duration;
     use std::time::Duration;
-
-    #[test]
-    fn cursors_round_trip_and_reject_garbage() {
-        assert_eq!(decode_cursor(&encode_cursor(26)), Some(26));
-        assert_eq!(encode_cursor(26), "-1a");
-        assert_eq!(decode_cursor("nope"), None);
-        assert_eq!(decode_cursor("-zz"), None);
-    }
 
     #[test]
     fn durations_read_naturally() {
