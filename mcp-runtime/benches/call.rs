@@ -84,7 +84,7 @@ impl p::ToolDef for add_task {
                     "{task_id} {title} {priority:?} {estimate} {}",
                     tags.map_or(0, |t| t.len())
                 );
-                p::PlainRet.convert(text, parts.output)
+                p::PlainRet.convert(text)
             })
         }
         p::ToolSpec {

@@ -34,7 +34,7 @@ pub use crate::tool::handler::{
 };
 pub use crate::tool::handler::{ReceiverFns, SharedReceiver, receiver_fns};
 pub use crate::tool::names::{joined, joined_len, joined_text, shared_name};
-pub use crate::tool::output::{IntoToolOutput, OutputForm, ToolOutput};
+pub use crate::tool::output::{IntoToolOutput, ToolOutput};
 pub use crate::tool::ret::{PlainRet, PlainRetKind, ResultRet, ResultRetKind, RetFns, RetProbe};
 pub use crate::tool::state::StateMap;
 pub use crate::tool::table::ToolTable;

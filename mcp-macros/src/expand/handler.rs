@@ -107,7 +107,7 @@ pub fn expand_handler(tool: &ToolFn, paths: &Paths) -> TokenStream {
         #flat_takes
         #injects
         let __mcp_out = #call;
-        (__mcp_ret().convert)(__mcp_out, __mcp_parts.output)
+        (__mcp_ret().convert)(__mcp_out)
     };
     // An async body may hold a value that is not `Send` across an `.await`: the future is boxed
     // through a bound spanned at the function's name, and rustc points into the body from there.

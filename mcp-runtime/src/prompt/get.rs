@@ -16,7 +16,6 @@ use crate::prompt::complete::{CompleteRequest, completion_result, filter_prefix,
 use crate::prompt::message::GetPromptResult;
 use crate::prompt::spec::Prompt;
 use crate::tool::handler::CallParts;
-use crate::tool::output::OutputForm;
 use crate::tool::panic::{catch, next_error_id};
 use crate::tool::state::StateMap;
 use crate::validate::format_violations_of;
@@ -83,12 +82,7 @@ impl Prompt {
         arguments: Option<&Value>,
     ) -> Result<Value, ProtocolError> {
         let args = self.read_arguments(arguments)?;
-        let parts = CallParts {
-            args,
-            ctx,
-            state,
-            output: OutputForm::default(),
-        };
+        let parts = CallParts { args, ctx, state };
         let name = self.name();
         let hidden = |id: String| {
             ProtocolError::internal(format!("Error rendering prompt {name}"))

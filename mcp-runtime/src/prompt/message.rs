@@ -192,8 +192,8 @@ impl<T: IntoPromptMessages, E: IntoToolError<M>, M, C: ErrConv<E>> PromptReturn<
 
 /// The operations on a prompt's return type, as the generated handler calls them.
 pub struct PromptRetFns<R> {
-    /// Converts the returned value (the form is the tools', unused here).
-    pub convert: fn(R, crate::tool::output::OutputForm) -> Result<GetPromptResult, ToolError>,
+    /// Converts the returned value.
+    pub convert: fn(R) -> Result<GetPromptResult, ToolError>,
 }
 
 /// The operations on `R`; the bound is the return contract, reported at the return type.
@@ -201,6 +201,6 @@ pub struct PromptRetFns<R> {
 /// any other type hidden.
 pub fn prompt_ret_fns<R: PromptReturn<M, C>, M, C>(_: C) -> PromptRetFns<R> {
     PromptRetFns {
-        convert: |value, _| value.into_prompt(),
+        convert: |value| value.into_prompt(),
     }
 }

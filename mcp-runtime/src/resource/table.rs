@@ -16,7 +16,6 @@ use crate::resource::contents::ResourceContents;
 use crate::resource::spec::ResourceSpec;
 use crate::resource::template::UriTemplate;
 use crate::tool::handler::CallParts;
-use crate::tool::output::OutputForm;
 use crate::tool::panic::{catch, next_error_id};
 use crate::tool::state::StateMap;
 
@@ -262,7 +261,6 @@ impl ResourceTable {
             args,
             ctx,
             state: state.clone(),
-            output: OutputForm::default(),
         };
         let outcome = catch((spec.handler)(parts)).await;
         let contents = match outcome {

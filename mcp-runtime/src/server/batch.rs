@@ -159,14 +159,11 @@ mod tests {
     #[test]
     fn a_batch_is_written_as_serde_writes_it() {
         use crate::server::ReplyBody;
-        use crate::tool::output::{IntoToolOutput, OutputForm};
+        use crate::tool::output::IntoToolOutput;
         use serde_json::json;
         let call = |id: u64, value: serde_json::Value| Reply {
             id: Some(id.into()),
-            body: ReplyBody::Call(
-                value.into_tool_output(OutputForm::for_wire(false)).unwrap(),
-                None,
-            ),
+            body: ReplyBody::Call(value.into_tool_output().unwrap().of_tool("t", false), None),
         };
         let answers = [
             BatchAnswer::One(Reply::error(None, ProtocolError::invalid_request("empty"))),

@@ -114,24 +114,31 @@ impl WriteJson for Value {
 impl WriteJson for Reply {
     /// The same bytes as the [`serde::Serialize`] impl writes.
     ///
-    /// A structured `tools/call` result is written from its parts as they are: its text block
-    /// is held as the JSON string it is written as, quoted and escaped when the tool returned
-    /// ([`crate::tool::text`]), and serde_json writes a string only by escaping it (a
-    /// `RawValue` made from one is parsed to check it, about as dear). The envelope around the
-    /// parts is a handful of fixed members; the id and the stateless stamp are serde_json's.
+    /// A structured `tools/call` result is written from the value the tool returned, straight
+    /// into `buf` ([`crate::tool::output`]): its text block already quoted and escaped as the
+    /// answer carries it ([`crate::tool::text`]), with no `Value` tree and no copy of the text.
+    /// The envelope around it is a handful of fixed members; the id and the stateless stamp are
+    /// serde_json's. A value that cannot be written is answered with the hidden failure its
+    /// writer returns, in its place.
     fn write_json(&self, buf: &mut Vec<u8>) -> serde_json::Result<()> {
         let ReplyBody::Call(output, stamp) = &self.body else {
             return serde_json::to_writer(buf, self);
         };
-        let Some((text, structured)) = output.written_parts() else {
+        let Some(typed) = output.typed() else {
             return serde_json::to_writer(buf, self);
         };
+        let start = buf.len();
         buf.extend_from_slice(br#"{"jsonrpc":"2.0","id":"#);
         serde_json::to_writer(&mut *buf, &self.id)?;
-        buf.extend_from_slice(br#","result":{"content":[{"type":"text","text":"#);
-        buf.extend_from_slice(text.as_bytes());
-        buf.extend_from_slice(br#"}],"structuredContent":"#);
-        buf.extend_from_slice(structured.as_bytes());
+        buf.extend_from_slice(br#","result":{"#);
+        if let Err(failure) = typed.write_members(buf) {
+            buf.truncate(start);
+            let failed = Reply {
+                id: self.id.clone(),
+                body: ReplyBody::Call((*failure).into(), stamp.clone()),
+            };
+            return serde_json::to_writer(buf, &failed);
+        }
         match stamp {
             Some(stamp) => {
                 // The stamp's members, written as a map of their own (never empty) whose `{`
@@ -201,12 +208,12 @@ impl serde::Serialize for CallResult<'_> {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         use serde::ser::SerializeMap;
         let mut m = serializer.serialize_map(None)?;
-        let meta = self.0.serialize_members(&mut m)?;
-        match (self.1, meta) {
-            (Some(info), meta) => serialize_stamp(&mut m, info, None, meta)?,
-            (None, Some(meta)) => m.serialize_entry("_meta", meta)?,
-            (None, None) => {}
-        }
+        self.0
+            .serialize_members(&mut m, |m, meta| match (self.1, meta) {
+                (Some(info), meta) => serialize_stamp(m, info, None, meta),
+                (None, Some(meta)) => m.serialize_entry("_meta", meta),
+                (None, None) => Ok(()),
+            })?;
         m.end()
     }
 }
@@ -232,14 +239,13 @@ mod tests {
         ProtocolError, Reply, ReplyBody, RequestId, ServerStamp, ToolOutput, Value, result_message,
     };
     use crate::tool::content::CallToolResult;
-    use crate::tool::output::OutputForm;
+    use crate::tool::output::IntoToolOutput;
     use serde_json::json;
+    use std::collections::BTreeMap;
 
-    fn structured(value: Value, wrapped: bool) -> ToolOutput {
-        use crate::tool::output::{IntoToolOutput, OutputForm};
-        value
-            .into_tool_output(OutputForm::for_wire(wrapped))
-            .unwrap()
+    /// A tool's structured result, as the call path hands it on.
+    fn structured<T: IntoToolOutput + Send + 'static>(value: T, wrapped: bool) -> ToolOutput {
+        value.into_tool_output().unwrap().of_tool("t", wrapped)
     }
 
     /// Written by its own writer (`to_string`), by serde, or as a `Value`: the same text.
@@ -257,6 +263,8 @@ mod tests {
                 ReplyBody::Call(structured(json!({"a": "x\"\n", "b": [1, {}]}), false), None),
                 ReplyBody::Call(structured(json!("a \"string\"\n"), true), None),
                 ReplyBody::Call(structured(json!([]), true), None),
+                // A value its `Serialize` cannot write: the hidden failure in its place.
+                ReplyBody::Call(structured(BTreeMap::from([((1, 2), 3)]), false), None),
                 ReplyBody::Error(ProtocolError::invalid_params("bad").with_data(json!({"k": 1}))),
                 ReplyBody::Error(ProtocolError::method_not_found("x/y")),
             ];
@@ -266,6 +274,16 @@ mod tests {
                     body,
                 };
                 let written = serde_json::to_string(&reply).unwrap();
+                let value: Value = serde_json::from_str(&reply.to_string()).unwrap();
+                if value["result"]["_meta"]["errorId"].is_string() {
+                    // Each writing of an unwritable value logs a failure of its own id.
+                    assert_eq!(value["result"]["isError"], json!(true));
+                    assert_eq!(
+                        value["result"]["content"][0]["text"],
+                        "Error executing tool t"
+                    );
+                    continue;
+                }
                 assert_eq!(reply.to_string(), written);
                 let value = reply.into_json();
                 assert_eq!(written, serde_json::to_string(&value).unwrap());
@@ -278,7 +296,6 @@ mod tests {
     fn a_stamped_call_result_is_written_as_its_stamped_value() {
         use crate::protocol::Implementation;
         use crate::protocol::stateless::{SERVER_INFO_KEY, stamp_result};
-        use crate::tool::output::IntoToolOutput;
         let info = Implementation {
             name: "srv".into(),
             version: "2".into(),
@@ -291,10 +308,8 @@ mod tests {
         };
         let outputs = || -> Vec<ToolOutput> {
             vec![
-                json!({"id": "T-4", "title": "é \"q\""})
-                    .into_tool_output(OutputForm::for_wire(false))
-                    .unwrap(),
-                42.into_tool_output(OutputForm::for_wire(true)).unwrap(),
+                structured(json!({"id": "T-4", "title": "é \"q\""}), false),
+                structured(42, true),
                 CallToolResult::error_text("bad arguments").into(),
                 with_meta(json!({"errorId": "e-1"})).into(),
                 with_meta(json!({"a": 1, SERVER_INFO_KEY: "theirs", "z": 2})).into(),

@@ -71,10 +71,9 @@ impl Server {
             let call = async move {
                 let inner = &server.inner;
                 let unknown = inner.options.unknown_tool;
-                // Its result is stored as a value, not written: built as one.
                 (inner
                     .tools
-                    .call_output(&inner.state, ctx, &name, arguments, unknown, false))
+                    .call_output(&inner.state, ctx, &name, arguments, unknown))
                 .await
             };
             let scope = &request_scope;
@@ -104,7 +103,7 @@ impl Server {
             },
             None => None,
         };
-        let call = run(tool, self.inner.state.clone(), ctx, args, true);
+        let call = run(tool, self.inner.state.clone(), ctx, args);
         let call: Pin<Box<dyn Future<Output = _> + Send>> = match self.inner.options.call_timeout {
             None => Box::pin(call),
             Some(limit) => Box::pin(async move {

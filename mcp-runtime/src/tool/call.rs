@@ -10,7 +10,7 @@ use crate::context::Context;
 use crate::error::{ProtocolError, ToolErrorKind};
 use crate::tool::content::{CallToolResult, Content};
 use crate::tool::handler::CallParts;
-use crate::tool::output::{OutputForm, ToolOutput};
+use crate::tool::output::{ToolOutput, hidden};
 use crate::tool::panic::{catch, next_error_id};
 use crate::tool::spec::Tool;
 use crate::tool::state::StateMap;
@@ -53,13 +53,13 @@ impl ToolTable {
         arguments: Option<Value>,
         unknown: UnknownToolPolicy,
     ) -> Result<CallToolResult, ProtocolError> {
-        self.call_output(state, ctx, name, arguments, unknown, false)
+        self.call_output(state, ctx, name, arguments, unknown)
             .await
             .map(ToolOutput::into_call_result)
     }
 
-    /// [`ToolTable::call_with`], the result still as the handler produced it: for a transport
-    /// to write (`wire`), or built as a [`CallToolResult`] ([`OutputForm::wire`]).
+    /// [`ToolTable::call_with`], the result still as the handler produced it (a structured
+    /// value still typed).
     pub(crate) async fn call_output(
         &self,
         state: &Arc<StateMap>,
@@ -67,10 +67,9 @@ impl ToolTable {
         name: &str,
         arguments: Option<Value>,
         unknown: UnknownToolPolicy,
-        wire: bool,
     ) -> Result<ToolOutput, ProtocolError> {
         match self.check_call(name, arguments, unknown) {
-            Checked::Ready(tool, args) => run(tool, state.clone(), ctx, args, wire).await,
+            Checked::Ready(tool, args) => run(tool, state.clone(), ctx, args).await,
             Checked::Answered(answer) => answer,
         }
     }
@@ -154,27 +153,23 @@ impl fmt::Debug for Fields<'_> {
     }
 }
 
-/// Runs a tool's handler with validated arguments, catching panics. `wire`: the result goes to a
-/// transport that writes it ([`OutputForm::wire`]).
+/// Runs a tool's handler with validated arguments, catching panics. A structured result is
+/// told its tool and whether its output is wrapped (the tool's outputSchema says).
 pub(crate) async fn run(
     tool: &Tool,
     state: Arc<StateMap>,
     ctx: Context,
     args: Map<String, Value>,
-    wire: bool,
 ) -> Result<ToolOutput, ProtocolError> {
-    let wrapped = tool.output.as_ref().is_some_and(|o| o.wrapped);
-    let parts = CallParts {
-        args,
-        ctx,
-        state,
-        output: OutputForm { wrapped, wire },
-    };
+    let parts = CallParts { args, ctx, state };
     let fut = (tool.spec.handler)(parts);
     let outcome = catch(fut).await;
     let name = tool.name();
     match outcome {
-        Ok(Ok(result)) => Ok(result),
+        Ok(Ok(result)) => {
+            let wrapped = tool.output.as_ref().is_some_and(|o| o.wrapped);
+            Ok(result.of_tool(name, wrapped))
+        }
         Ok(Err(error)) => match error.kind {
             ToolErrorKind::Visible(message) => {
                 tracing::info!(tool = name, "tool failed: {message}");
@@ -207,14 +202,6 @@ pub(crate) async fn run(
             Ok(hidden(name, &id).into())
         }
     }
-}
-
-fn hidden(tool: &str, id: &str) -> CallToolResult {
-    let mut result = CallToolResult::error_text(format!("Error executing tool {tool}"));
-    let mut meta = Map::new();
-    meta.insert("errorId".into(), id.into());
-    result.meta = Some(meta);
-    result
 }
 
 fn error_chain(e: &(dyn std::error::Error + 'static)) -> String {

@@ -13,7 +13,6 @@ use serde_json::{Map, Value};
 use crate::context::Context;
 use crate::error::ToolError;
 use crate::schema::{FlatKeys, InputSchema};
-use crate::tool::output::OutputForm;
 use crate::tool::state::{StateMap, StateReq};
 use crate::validate::{Violation, format_violations};
 
@@ -171,9 +170,6 @@ pub struct CallParts {
     pub ctx: Context,
     /// The server's state.
     pub state: Arc<StateMap>,
-    /// What the handler makes of the returned value: whether structured output is wrapped as
-    /// `{"result": …}`, and the form the one who takes the result wants.
-    pub output: OutputForm,
 }
 
 /// Converts a value that failed to deserialize after passing the schema into a rejection.

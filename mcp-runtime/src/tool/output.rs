@@ -1,14 +1,16 @@
 //! Return types: what a tool's return value publishes (outputSchema) and sends (the call result).
 
 use schemars::{JsonSchema, SchemaGenerator};
+use std::fmt;
+
 use serde::Serialize;
 use serde::ser::SerializeMap;
-use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 
 use crate::error::ToolError;
 pub use crate::schema::OutputSchema;
 use crate::tool::content::{CallToolResult, Content};
+use crate::tool::panic::{catch_sync, next_error_id};
 
 /// A value a tool can return.
 ///
@@ -24,41 +26,13 @@ use crate::tool::content::{CallToolResult, Content};
 pub trait IntoToolOutput {
     /// The outputSchema for this type, or `None` for content types.
     fn output_schema(generator: &mut SchemaGenerator) -> Option<OutputSchema>;
-    /// Converts a returned value into the call result. `wrapped` is the flag computed from the schema.
-    fn into_call_result(self, wrapped: bool) -> Result<CallToolResult, ToolError>;
 
-    /// What the server sends for a returned value: [`IntoToolOutput::into_call_result`] unless
-    /// the type can be written more directly for the one who takes it ([`OutputForm::wire`]).
+    /// What the server sends for a returned value: a structured value kept as the value it is,
+    /// typed, until it is written ([`ToolOutput`]); a content type as its [`CallToolResult`].
     #[doc(hidden)]
-    fn into_tool_output(self, form: OutputForm) -> Result<ToolOutput, ToolError>
+    fn into_tool_output(self) -> Result<ToolOutput, ToolError>
     where
-        Self: Sized,
-    {
-        self.into_call_result(form.wrapped).map(ToolOutput::from)
-    }
-}
-
-/// What a generated handler makes of the value its tool returned: the shape of structured
-/// output, and the form it is kept in for the one who takes the result.
-#[doc(hidden)]
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub struct OutputForm {
-    /// Structured output is wrapped as `{"result": …}` (the flag computed from the schema).
-    pub wrapped: bool,
-    /// The result goes to a transport that writes it as bytes: structured output is kept as
-    /// the text it is written as. Otherwise (`ToolTable::call`, a task's stored result) it is
-    /// built as the [`CallToolResult`] the caller takes, with no text to parse back.
-    pub wire: bool,
-}
-
-impl OutputForm {
-    /// The form a transport takes.
-    pub(crate) fn for_wire(wrapped: bool) -> Self {
-        OutputForm {
-            wrapped,
-            wire: true,
-        }
-    }
+        Self: Sized + Send + 'static;
 }
 
 impl<T: Serialize + JsonSchema> IntoToolOutput for T {
@@ -66,22 +40,107 @@ impl<T: Serialize + JsonSchema> IntoToolOutput for T {
         Some(crate::schema::output_schema::<T>(generator))
     }
 
-    /// The value serialized once into a `Value`: `structuredContent`, and the text block its
-    /// indented JSON (a string goes out as itself).
-    fn into_call_result(self, wrapped: bool) -> Result<CallToolResult, ToolError> {
-        let value = match serde_json::to_value(&self) {
+    fn into_tool_output(self) -> Result<ToolOutput, ToolError>
+    where
+        Self: Sized + Send + 'static,
+    {
+        Ok(ToolOutput(Output::Typed(Typed {
+            value: Box::new(self),
+            wrapped: false,
+            tool: "",
+        })))
+    }
+}
+
+/// What a tool produced, on its way to the one who takes it: a structured value still typed
+/// (written by [`Reply`](crate::server::Reply)'s writer straight into a transport's buffer, or
+/// built as a [`CallToolResult`] by [`ToolOutput::into_call_result`]), or a content result.
+/// The public face of a result is [`CallToolResult`].
+#[doc(hidden)]
+#[derive(Debug)]
+pub struct ToolOutput(Output);
+
+#[derive(Debug)]
+enum Output {
+    Result(CallToolResult),
+    Typed(Typed),
+}
+
+/// A structured result: the value the tool returned, and what the call path knows of its tool.
+pub(crate) struct Typed {
+    value: Box<dyn Structured>,
+    /// Structured output is wrapped as `{"result": …}` (the tool's outputSchema says so).
+    wrapped: bool,
+    /// The tool that returned it, named by a result that cannot be written.
+    tool: &'static str,
+}
+
+impl fmt::Debug for Typed {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Typed")
+            .field("tool", &self.tool)
+            .field("wrapped", &self.wrapped)
+            .finish_non_exhaustive()
+    }
+}
+
+/// A returned value's two encoders: bytes for a transport, a [`CallToolResult`] for a caller.
+/// Both serialize the value itself, and write the same JSON (the tests below hold them to it on
+/// a corpus of return types): `structuredContent` is the value (wrapped as `{"result": …}` when
+/// asked), and the one text block its indented JSON, or the string itself for a string.
+trait Structured: Send {
+    /// Appends `"content":[…],"structuredContent":…` (the members, no braces) to `buf`; on an
+    /// error, `buf` holds part of them.
+    fn write_members(&self, buf: &mut Vec<u8>, wrapped: bool) -> serde_json::Result<()>;
+
+    /// The result as a [`CallToolResult`], the value serialized once into a `Value`.
+    fn to_result(&self, wrapped: bool) -> serde_json::Result<CallToolResult>;
+}
+
+impl<T: Serialize + Send> Structured for T {
+    /// Compact for `structuredContent`, and indented for the text block, written already quoted
+    /// and escaped as the answer carries it ([`crate::tool::text`]): no `Value` tree, and the
+    /// text block written where it goes.
+    fn write_members(&self, buf: &mut Vec<u8>, wrapped: bool) -> serde_json::Result<()> {
+        let compact = serde_json::to_vec(self)?;
+        buf.extend_from_slice(br#""content":[{"type":"text","text":"#);
+        if compact.first() == Some(&b'"') {
+            // A string goes out as itself, not as JSON: its JSON is the text block's.
+            buf.extend_from_slice(&compact);
+        } else {
+            crate::tool::text::write_quoted_pretty_json(buf, self)?;
+        }
+        buf.extend_from_slice(br#"}],"structuredContent":"#);
+        if wrapped {
+            buf.extend_from_slice(br#"{"result":"#);
+            buf.extend_from_slice(&compact);
+            buf.push(b'}');
+        } else {
+            buf.extend_from_slice(&compact);
+        }
+        Ok(())
+    }
+
+    fn to_result(&self, wrapped: bool) -> serde_json::Result<CallToolResult> {
+        let value = match serde_json::to_value(self) {
             Ok(value) => value,
-            // What a `Value` cannot hold but JSON text can (an integer beyond 64 bits) is
-            // written as the wire writes it and read back, so that both paths answer alike.
-            Err(_) => {
-                return self
-                    .into_tool_output(OutputForm::for_wire(wrapped))
-                    .map(ToolOutput::into_call_result);
+            // The one value JSON text holds and a `Value` does not: an integer beyond 64 bits.
+            // Its `Value` is the one a reader of the written bytes gets (the nearest float), so
+            // that both forms agree.
+            Err(e) => {
+                let mut buf = Vec::new();
+                if self.write_members(&mut buf, wrapped).is_err() {
+                    return Err(e);
+                }
+                buf.insert(0, b'{');
+                buf.push(b'}');
+                let value: Value = serde_json::from_slice(&buf)?;
+                return Ok(CallToolResult::from_json(&value).unwrap_or_default());
             }
         };
         let text = match &value {
             Value::String(s) => s.clone(),
-            other => serde_json::to_string_pretty(other).map_err(ToolError::internal)?,
+            other => serde_json::to_string_pretty(other)?,
         };
         let structured = if wrapped {
             let mut m = Map::with_capacity(1);
@@ -97,68 +156,73 @@ impl<T: Serialize + JsonSchema> IntoToolOutput for T {
             meta: None,
         })
     }
+}
 
-    /// For the wire: serializes the value straight from `T`, twice: compact for
-    /// `structuredContent`, and indented for the text block, written already quoted and escaped
-    /// as the answer carries it ([`crate::tool::text`]). No `Value` tree is built.
-    fn into_tool_output(self, form: OutputForm) -> Result<ToolOutput, ToolError> {
-        if !form.wire {
-            return self.into_call_result(form.wrapped).map(ToolOutput::from);
+impl Typed {
+    /// Writes the result's members into `buf`, or, if the value cannot be written (its
+    /// `Serialize` fails or panics), returns the hidden failure to send instead, logged with its
+    /// error id; `buf` then holds part of the members, for the caller to drop.
+    pub(crate) fn write_members(&self, buf: &mut Vec<u8>) -> Result<(), Box<CallToolResult>> {
+        match catch_sync(|| self.value.write_members(buf, self.wrapped)) {
+            Ok(Ok(())) => Ok(()),
+            Ok(Err(e)) => Err(Box::new(self.unwritable(&e))),
+            Err(panic) => Err(Box::new(self.unwritable(&format_args!(
+                "panicked at {}: {}",
+                panic.location, panic.message
+            )))),
         }
-        let wrapped = form.wrapped;
-        // A `String`, not a `RawValue`: `to_raw_value` would shrink its buffer to fit (a
-        // reallocation and a copy per call) and wrap it by a second serialization.
-        let compact = serde_json::to_string(&self).map_err(ToolError::internal)?;
-        let text = if compact.starts_with('"') {
-            // A string goes out as itself, not as JSON: its JSON is the text block's.
-            compact.clone()
-        } else {
-            crate::tool::text::quoted_pretty_json(&self).map_err(ToolError::internal)?
-        };
-        let structured = if wrapped {
-            ["{\"result\":", &compact, "}"].concat()
-        } else {
-            compact
-        };
-        Ok(ToolOutput(Output::Structured { text, structured }))
+    }
+
+    /// The result as a [`CallToolResult`]; the hidden failure if the value cannot be written.
+    fn to_result(&self) -> CallToolResult {
+        match catch_sync(|| self.value.to_result(self.wrapped)) {
+            Ok(Ok(result)) => result,
+            Ok(Err(e)) => self.unwritable(&e),
+            Err(panic) => self.unwritable(&format_args!(
+                "panicked at {}: {}",
+                panic.location, panic.message
+            )),
+        }
+    }
+
+    /// A returned value its `Serialize` cannot write (a map with keys that are not strings, a
+    /// failing or panicking impl): an unexpected failure, hidden from the model.
+    fn unwritable(&self, why: &dyn fmt::Display) -> CallToolResult {
+        let id = next_error_id();
+        tracing::error!(tool = self.tool, error_id = %id, "the tool's result cannot be written: {why}");
+        hidden(self.tool, &id)
     }
 }
 
-/// What a tool produced, on its way to the wire. Built by the generated handlers; the public
-/// face of a result is [`CallToolResult`] ([`ToolOutput::into_call_result`]).
-#[doc(hidden)]
-#[derive(Debug)]
-pub struct ToolOutput(Output);
-
-#[derive(Debug)]
-enum Output {
-    Result(CallToolResult),
-    /// Structured output, already serialized: the text block's text as a JSON string (quoted
-    /// and escaped, written into an answer as it is) and the `structuredContent`.
-    Structured {
-        text: String,
-        structured: String,
-    },
+/// The result of a tool that failed unexpectedly: generic text, and the error id its log
+/// carries.
+pub(crate) fn hidden(tool: &str, id: &str) -> CallToolResult {
+    let mut result = CallToolResult::error_text(format!("Error executing tool {tool}"));
+    let mut meta = Map::new();
+    meta.insert("errorId".into(), id.into());
+    result.meta = Some(meta);
+    result
 }
 
 impl ToolOutput {
-    /// The result as a [`CallToolResult`].
+    /// The result as a [`CallToolResult`]: a structured value serialized into a `Value` once.
     pub fn into_call_result(self) -> CallToolResult {
         match self.0 {
             Output::Result(r) => r,
-            Output::Structured { text, structured } => CallToolResult {
-                content: vec![Content::Text(
-                    serde_json::from_str(&text).unwrap_or_default(),
-                )],
-                structured_content: Some(serde_json::from_str(&structured).unwrap_or(Value::Null)),
-                is_error: false,
-                meta: None,
-            },
+            Output::Typed(typed) => typed.to_result(),
         }
     }
-}
 
-impl ToolOutput {
+    /// Names the tool that returned it, and whether its structured output is wrapped: what the
+    /// call path knows from the tool's contract, told to the result rather than to the handler.
+    pub(crate) fn of_tool(mut self, tool: &'static str, wrapped: bool) -> ToolOutput {
+        if let Output::Typed(typed) = &mut self.0 {
+            typed.tool = tool;
+            typed.wrapped = wrapped;
+        }
+        self
+    }
+
     /// `Some` for an `isError` result, with its `_meta.errorId` when it is a hidden failure.
     pub(crate) fn error(&self) -> Option<Option<&str>> {
         match &self.0 {
@@ -171,6 +235,42 @@ impl ToolOutput {
             _ => None,
         }
     }
+
+    /// The typed value of a structured result, for a writer of bytes ([`Typed::write_members`]);
+    /// `None` for a content result.
+    pub(crate) fn typed(&self) -> Option<&Typed> {
+        match &self.0 {
+            Output::Typed(typed) => Some(typed),
+            Output::Result(_) => None,
+        }
+    }
+
+    /// Writes the result's members into an open map, all but its `_meta`, which it returns for
+    /// the caller to write (as is, or with more in it). The order is [`CallToolResult`]'s. A
+    /// structured value goes through its `CallToolResult` (this is serde's general path, not a
+    /// transport's: those write bytes).
+    pub(crate) fn serialize_members<M: SerializeMap>(
+        &self,
+        m: &mut M,
+        with: impl FnOnce(&mut M, Option<&Map<String, Value>>) -> Result<(), M::Error>,
+    ) -> Result<(), M::Error> {
+        let built;
+        let r = match &self.0 {
+            Output::Result(r) => r,
+            Output::Typed(typed) => {
+                built = typed.to_result();
+                &built
+            }
+        };
+        m.serialize_entry("content", &r.content)?;
+        if let Some(s) = &r.structured_content {
+            m.serialize_entry("structuredContent", s)?;
+        }
+        if r.is_error {
+            m.serialize_entry("isError", &true)?;
+        }
+        with(m, r.meta.as_ref())
+    }
 }
 
 impl From<CallToolResult> for ToolOutput {
@@ -179,73 +279,14 @@ impl From<CallToolResult> for ToolOutput {
     }
 }
 
-impl ToolOutput {
-    /// Writes the result's members into an open map, all but its `_meta`, which it returns for
-    /// the caller to write (as is, or with more in it). The order is [`CallToolResult`]'s.
-    pub(crate) fn serialize_members<M: SerializeMap>(
-        &self,
-        m: &mut M,
-    ) -> Result<Option<&Map<String, Value>>, M::Error> {
-        match &self.0 {
-            Output::Result(r) => {
-                m.serialize_entry("content", &r.content)?;
-                if let Some(s) = &r.structured_content {
-                    m.serialize_entry("structuredContent", s)?;
-                }
-                if r.is_error {
-                    m.serialize_entry("isError", &true)?;
-                }
-                Ok(r.meta.as_ref())
-            }
-            Output::Structured { text, structured } => {
-                m.serialize_entry("content", &[TextBlock(text)])?;
-                m.serialize_entry("structuredContent", &Json(structured))?;
-                Ok(None)
-            }
-        }
-    }
-}
-
-impl ToolOutput {
-    /// A structured result's text block (a JSON string, quoted and escaped) and
-    /// `structuredContent`, as they are written: for a writer of bytes to copy as they are
-    /// ([`crate::server::Reply`]'s writer). `None` for any other result.
-    pub(crate) fn written_parts(&self) -> Option<(&str, &str)> {
-        match &self.0 {
-            Output::Structured { text, structured } => Some((text, structured)),
-            Output::Result(_) => None,
-        }
-    }
-}
-
-/// A text block whose text is held as a JSON string: what [`Content::Text`] writes.
-struct TextBlock<'a>(&'a str);
-
-impl Serialize for TextBlock<'_> {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let text: String = serde_json::from_str(self.0).map_err(serde::ser::Error::custom)?;
-        Content::Text(text).serialize(serializer)
-    }
-}
-
-/// JSON text that serde_json wrote, written as it is (checked by serde_json on the way, as a
-/// borrowed `RawValue`: this is the general path, not a transport's).
-struct Json<'a>(&'a str);
-
-impl Serialize for Json<'_> {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let raw: &RawValue = serde_json::from_str(self.0).map_err(serde::ser::Error::custom)?;
-        raw.serialize(serializer)
-    }
-}
-
 /// The same members, in the same order, as [`CallToolResult`]'s serialization.
 impl Serialize for ToolOutput {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let mut m = serializer.serialize_map(None)?;
-        if let Some(meta) = self.serialize_members(&mut m)? {
-            m.serialize_entry("_meta", meta)?;
-        }
+        self.serialize_members(&mut m, |m, meta| match meta {
+            Some(meta) => m.serialize_entry("_meta", meta),
+            None => Ok(()),
+        })?;
         m.end()
     }
 }
@@ -254,8 +295,8 @@ impl IntoToolOutput for Content {
     fn output_schema(_: &mut SchemaGenerator) -> Option<OutputSchema> {
         None
     }
-    fn into_call_result(self, _: bool) -> Result<CallToolResult, ToolError> {
-        Ok(CallToolResult::success(vec![self]))
+    fn into_tool_output(self) -> Result<ToolOutput, ToolError> {
+        Ok(CallToolResult::success(vec![self]).into())
     }
 }
 
@@ -274,8 +315,8 @@ impl IntoToolOutput for Contents {
     fn output_schema(_: &mut SchemaGenerator) -> Option<OutputSchema> {
         None
     }
-    fn into_call_result(self, _: bool) -> Result<CallToolResult, ToolError> {
-        Ok(CallToolResult::success(self.0))
+    fn into_tool_output(self) -> Result<ToolOutput, ToolError> {
+        Ok(CallToolResult::success(self.0).into())
     }
 }
 
@@ -283,15 +324,18 @@ impl IntoToolOutput for CallToolResult {
     fn output_schema(_: &mut SchemaGenerator) -> Option<OutputSchema> {
         None
     }
-    fn into_call_result(self, _: bool) -> Result<CallToolResult, ToolError> {
-        Ok(self)
+    fn into_tool_output(self) -> Result<ToolOutput, ToolError> {
+        Ok(self.into())
     }
 }
 
 #[cfg(test)]
 mod tests {
-    use super::*;
-    use serde_json::json;
+    use super::{Contents, IntoToolOutput, ToolOutput};
+    use crate::tool::content::{CallToolResult, Content};
+    use schemars::JsonSchema;
+    use serde::Serialize;
+    use serde_json::{Value, json};
 
     #[derive(Serialize, JsonSchema)]
     struct Task {
@@ -312,9 +356,10 @@ mod tests {
         }
     }
 
-    /// The result as a `Value` says it should be: the text block is the indented JSON (a string
-    /// goes out as itself), `structuredContent` the value, wrapped as `{"result": …}` if asked.
-    fn via_value<T: Serialize>(v: &T, wrapped: bool) -> CallToolResult {
+    /// The result as MCP says it is, built here by hand: the text block is the indented JSON
+    /// (a string goes out as itself), `structuredContent` the value, wrapped as `{"result": …}`
+    /// if asked.
+    fn expected<T: Serialize>(v: &T, wrapped: bool) -> CallToolResult {
         let value = serde_json::to_value(v).unwrap();
         let text = match &value {
             Value::String(s) => s.clone(),
@@ -332,74 +377,128 @@ mod tests {
         }
     }
 
-    /// The direct path writes exactly what the `Value` path would write, and reads back the same.
-    fn same<T: Serialize + JsonSchema>(make: impl Fn() -> T, wrapped: bool) {
-        let via_value = via_value(&make(), wrapped);
-        let direct = make()
-            .into_tool_output(OutputForm::for_wire(wrapped))
-            .unwrap();
-        assert_eq!(
-            serde_json::to_string(&direct).unwrap(),
-            serde_json::to_string(&via_value).unwrap()
-        );
-        assert_eq!(direct.into_call_result(), via_value);
-        // For a caller, not the wire: that result, built as one.
-        let for_caller = OutputForm {
-            wrapped,
-            wire: false,
-        };
-        let built = make().into_tool_output(for_caller).unwrap();
-        assert!(
-            built.written_parts().is_none(),
-            "built as a value, not as text"
-        );
-        assert_eq!(
-            serde_json::to_string(&built).unwrap(),
-            serde_json::to_string(&via_value).unwrap()
-        );
-        assert_eq!(built.into_call_result(), via_value);
-        assert_eq!(make().into_call_result(wrapped).unwrap(), via_value);
+    /// What the writer of bytes writes for a result: its members, in braces.
+    fn written(output: &ToolOutput) -> String {
+        let mut buf = b"{".to_vec();
+        output.typed().unwrap().write_members(&mut buf).unwrap();
+        buf.push(b'}');
+        String::from_utf8(buf).unwrap()
     }
 
-    #[test]
-    fn structured_output_is_written_as_the_value_path_writes_it() {
-        same(task, false);
-        same(|| vec![task(), task()], true);
-        same(|| "plain text, not JSON".to_string(), true);
-        same(|| 42_i64, true);
-        same(|| -0.25_f64, true);
-        same(|| f64::NAN, true);
-        same(|| Option::<i64>::None, true);
-        same(|| json!({"z": 1, "a": [1, {"b": null}]}), false);
-        same(
-            || std::collections::BTreeMap::from([(2, "two"), (1, "one")]),
-            false,
-        );
+    fn returned<T: IntoToolOutput + Send + 'static>(value: T, wrapped: bool) -> ToolOutput {
+        value.into_tool_output().unwrap().of_tool("t", wrapped)
     }
 
-    /// An integer beyond 64 bits: JSON text holds it, a `Value` does not; the caller's form
-    /// answers what the wire's answers, read back.
+    /// Both encoders of a returned value, the bytes and the `CallToolResult`, write what MCP
+    /// says, to the byte; serde's general path writes the same.
+    fn same<T: Serialize + JsonSchema + Send + 'static>(make: impl Fn() -> T, wrapped: bool) {
+        let expected = expected(&make(), wrapped);
+        let text = serde_json::to_string(&expected).unwrap();
+        let output = returned(make(), wrapped);
+        assert_eq!(written(&output), text, "the bytes");
+        assert_eq!(
+            serde_json::to_string(&output).unwrap(),
+            text,
+            "serde's path"
+        );
+        let result = output.into_call_result();
+        assert_eq!(result, expected, "the CallToolResult");
+        assert_eq!(serde_json::to_string(&result).unwrap(), text);
+    }
+
+    /// The corpus of return types: structs, lists, strings, numbers (a float that JSON has no
+    /// number for included), `None`, a `Value`, a map with integer keys.
     #[test]
-    fn a_value_a_value_cannot_hold_is_answered_as_the_wire_answers_it() {
+    fn both_encoders_write_the_same_result() {
+        for wrapped in [false, true] {
+            same(task, wrapped);
+            same(|| vec![task(), task()], wrapped);
+            same(|| "plain text, not JSON".to_string(), wrapped);
+            same(
+                || "a \"quoted\" line\nand another\u{1}".to_string(),
+                wrapped,
+            );
+            same(|| 42_i64, wrapped);
+            same(|| u64::MAX, wrapped);
+            same(|| -0.25_f64, wrapped);
+            same(|| f64::NAN, wrapped);
+            same(|| Option::<i64>::None, wrapped);
+            same(|| Some(task()), wrapped);
+            same(
+                || json!({"z": 1, "a": [1, {"b": null}], "e": {}, "l": []}),
+                wrapped,
+            );
+            same(
+                || std::collections::BTreeMap::from([(2, "two"), (1, "one")]),
+                wrapped,
+            );
+            same(|| ((), (1, "x")), wrapped);
+        }
+    }
+
+    /// An integer beyond 64 bits: JSON text holds it, a `Value` does not; the `CallToolResult`
+    /// is what a reader of the bytes gets.
+    #[test]
+    fn a_value_a_value_cannot_hold_is_built_as_its_bytes_read() {
         assert!(serde_json::to_value(u128::MAX).is_err());
         for wrapped in [false, true] {
-            let wire = u128::MAX
-                .into_tool_output(OutputForm::for_wire(wrapped))
-                .unwrap()
-                .into_call_result();
-            assert_eq!(u128::MAX.into_call_result(wrapped).unwrap(), wire);
-            assert_eq!(wire.first_text(), Some(u128::MAX.to_string().as_str()));
+            let output = returned(u128::MAX, wrapped);
+            let bytes = written(&output);
+            let read = CallToolResult::from_json(&serde_json::from_str(&bytes).unwrap()).unwrap();
+            assert_eq!(output.into_call_result(), read);
+            assert_eq!(read.first_text(), Some(u128::MAX.to_string().as_str()));
         }
+    }
+
+    struct Panics;
+
+    impl Serialize for Panics {
+        fn serialize<S: serde::Serializer>(&self, _: S) -> Result<S::Ok, S::Error> {
+            panic!("no way to write this")
+        }
+    }
+
+    /// A value its `Serialize` cannot write (keys that are not strings; an impl that panics) is
+    /// a hidden failure in both forms, with an error id.
+    #[test]
+    fn a_value_that_cannot_be_written_is_a_hidden_failure() {
+        let keys = || std::collections::BTreeMap::from([((1, 2), "pair key")]);
+        let hidden = |r: CallToolResult| {
+            assert!(r.is_error);
+            assert_eq!(r.first_text(), Some("Error executing tool t"));
+            let id = r.meta.as_ref().and_then(|m| m.get("errorId")).cloned();
+            assert!(id.is_some_and(|id| id.as_str().is_some_and(|s| !s.is_empty())));
+        };
+        hidden(returned(keys(), false).into_call_result());
+        let typed = ToolOutput(super::Output::Typed(super::Typed {
+            value: Box::new(Panics),
+            wrapped: false,
+            tool: "t",
+        }));
+        let mut buf = Vec::new();
+        hidden(*typed.typed().unwrap().write_members(&mut buf).unwrap_err());
+        hidden(typed.into_call_result());
+        let mut buf = Vec::new();
+        let output = returned(keys(), true);
+        hidden(*output.typed().unwrap().write_members(&mut buf).unwrap_err());
     }
 
     #[test]
     fn content_results_pass_through() {
         let r = CallToolResult::error_text("nope");
         let out = ToolOutput::from(r.clone());
+        assert!(out.typed().is_none());
         assert_eq!(
             serde_json::to_value(&out).unwrap(),
             json!({"content": [{"type": "text", "text": "nope"}], "isError": true})
         );
         assert_eq!(out.into_call_result(), r);
+        let blocks = Contents(vec![Content::text("a"), Content::text("b")]);
+        let out = returned(blocks, true);
+        assert!(out.typed().is_none());
+        assert_eq!(
+            out.into_call_result(),
+            CallToolResult::success(vec![Content::text("a"), Content::text("b")])
+        );
     }
 }

@@ -10,7 +10,7 @@ use schemars::SchemaGenerator;
 use crate::error::visible::{ErrConv, ErrProbe};
 use crate::error::{IntoToolError, ToolError};
 use crate::schema::OutputSchema;
-use crate::tool::output::{IntoToolOutput, OutputForm, ToolOutput};
+use crate::tool::output::{IntoToolOutput, ToolOutput};
 
 // ---- return kinds: `Result<T, E>` or a plain value ---------------------------------------------
 
@@ -63,13 +63,12 @@ impl ResultRet {
         T::output_schema(generator)
     }
     /// Converts the returned value.
-    pub fn convert<T: IntoToolOutput, E: IntoToolError<M>, M>(
+    pub fn convert<T: IntoToolOutput + Send + 'static, E: IntoToolError<M>, M>(
         &self,
         value: Result<T, E>,
-        form: OutputForm,
     ) -> Result<ToolOutput, ToolError> {
         match value {
-            Ok(v) => v.into_tool_output(form),
+            Ok(v) => v.into_tool_output(),
             Err(e) => Err(e.into_tool_error()),
         }
     }
@@ -85,12 +84,11 @@ impl PlainRet {
         T::output_schema(generator)
     }
     /// Converts the returned value.
-    pub fn convert<T: IntoToolOutput>(
+    pub fn convert<T: IntoToolOutput + Send + 'static>(
         &self,
         value: T,
-        form: OutputForm,
     ) -> Result<ToolOutput, ToolError> {
-        value.into_tool_output(form)
+        value.into_tool_output()
     }
 }
 
@@ -99,7 +97,7 @@ pub struct RetFns<R> {
     /// Its outputSchema.
     pub output_schema: fn(&mut SchemaGenerator) -> Option<OutputSchema>,
     /// Converts a returned value into the call result.
-    pub convert: fn(R, OutputForm) -> Result<ToolOutput, ToolError>,
+    pub convert: fn(R) -> Result<ToolOutput, ToolError>,
 }
 
 impl ResultRet {
@@ -111,15 +109,15 @@ impl ResultRet {
 
     /// The operations on a `Result<T, E>` return type; `C` converts the error (a
     /// [`VisibleError`](crate::VisibleError) is shown, any other type hidden).
-    pub fn fns<T: IntoToolOutput, E: IntoToolError<M>, M, C: ErrConv<E>>(
+    pub fn fns<T: IntoToolOutput + Send + 'static, E: IntoToolError<M>, M, C: ErrConv<E>>(
         &self,
         _: &RetProbe<Result<T, E>>,
         _: C,
     ) -> RetFns<Result<T, E>> {
         RetFns {
             output_schema: T::output_schema,
-            convert: |value, form| match value {
-                Ok(v) => v.into_tool_output(form),
+            convert: |value| match value {
+                Ok(v) => v.into_tool_output(),
                 Err(e) => Err(C::convert(e)),
             },
         }
@@ -134,14 +132,14 @@ impl PlainRet {
 
     /// The operations on a plain return type (`C` is the tag of [`err`](Self::err)'s probe,
     /// unused: nothing fails).
-    pub fn fns<T: IntoToolOutput, C: ErrConv<ToolError>>(
+    pub fn fns<T: IntoToolOutput + Send + 'static, C: ErrConv<ToolError>>(
         &self,
         _: &RetProbe<T>,
         _: C,
     ) -> RetFns<T> {
         RetFns {
             output_schema: T::output_schema,
-            convert: |value, form| PlainRet.convert(value, form),
+            convert: |value| PlainRet.convert(value),
         }
     }
 }

@@ -15,16 +15,17 @@ use std::io;
 use serde::Serialize;
 use serde_json::ser::{CharEscape, Formatter};
 
-/// `value`'s indented JSON (serde_json's `to_string_pretty`, two spaces), as a JSON string:
-/// quoted and escaped, ready to be written into a message as it is.
-pub(crate) fn quoted_pretty_json<T: Serialize + ?Sized>(value: &T) -> serde_json::Result<String> {
-    let mut out = Vec::with_capacity(256);
+/// Appends `value`'s indented JSON (serde_json's `to_string_pretty`, two spaces) to `out` as a
+/// JSON string: quoted and escaped, as a message carries it.
+pub(crate) fn write_quoted_pretty_json<T: Serialize + ?Sized>(
+    out: &mut Vec<u8>,
+    value: &T,
+) -> serde_json::Result<()> {
     out.push(b'"');
-    let mut ser = serde_json::Serializer::with_formatter(&mut out, QuotedPretty::default());
+    let mut ser = serde_json::Serializer::with_formatter(&mut *out, QuotedPretty::default());
     value.serialize(&mut ser)?;
     out.push(b'"');
-    // Only ASCII was added around and between the UTF-8 serde_json wrote.
-    String::from_utf8(out).map_err(serde::ser::Error::custom)
+    Ok(())
 }
 
 /// A line end of the indented JSON, as the answer's string writes it.
@@ -185,10 +186,13 @@ mod tests {
     }
 
     fn same<T: Serialize + ?Sized>(value: &T) {
-        let once = quoted_pretty_json(value).unwrap();
+        let mut once = b"prefix ".to_vec();
+        write_quoted_pretty_json(&mut once, value).unwrap();
+        let once = String::from_utf8(once).unwrap();
+        let once = once.strip_prefix("prefix ").unwrap();
         assert_eq!(once, twice(value));
         // And it reads back as the indented text.
-        let text: String = serde_json::from_str(&once).unwrap();
+        let text: String = serde_json::from_str(once).unwrap();
         assert_eq!(text, serde_json::to_string_pretty(value).unwrap());
     }
 

@@ -115,7 +115,7 @@ impl p::ToolDef for add_task {
                 let store: &Store = p::inject::<Store>(&parts)?;
                 let out = add_task(store, title, priority, note).await;
                 let probe = p::RetProbe::<Result<Task, ToolError>>::new();
-                (&probe).__mcp_ret_kind().convert(out, parts.output)
+                (&probe).__mcp_ret_kind().convert(out)
             })
         }
         p::ToolSpec {
