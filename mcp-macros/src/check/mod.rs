@@ -10,6 +10,7 @@
 //! - `values`: `one_of` lists each value once; a literal `default` meets the argument's constraints.
 //! - `literal`: values written as literals, as `values` reads them.
 //! - `flatten`: `#[arg(flatten)]` takes no other key, and one struct type is flattened once.
+//! - `kind`: what one kind of function (tool, prompt, resource) accepts and the others do not.
 
 mod bounds;
 mod flatten;

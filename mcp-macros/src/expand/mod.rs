@@ -1,6 +1,15 @@
 //! Code generation for `#[tool]`: the user's function unchanged, then a struct of the same name
 //! whose `ToolDef::spec()` holds the pieces emitted by the sibling modules; for `#[toolbox]`, the
 //! impl block, one such struct per method and the type's `ToolSet`. Reads only the model.
+//!
+//! | file | what it emits |
+//! |---|---|
+//! | `validate.rs` | each parameter type and the return type named once, spanned where the user wrote it: the bundles of operations (`ArgFns`, `InjectFns`, `RetFns`) the other parts call through |
+//! | `schema.rs` | each argument declared into the inputSchema with its constraints; the return type's outputSchema |
+//! | `handler.rs` | the state a tool borrows, and the handler: arguments taken, values injected, the function called, its result converted |
+//! | `register.rs` | the struct named after the function, its `ToolDef` and `ToolSet`; `tools![…]` |
+//! | `toolbox.rs` | `#[toolbox]`: the impl block, one `ToolDef` per `#[tool]` method, the type's `ToolSet` |
+//! | `prompt.rs` | what `#[prompt]` adds: its return type's conversion into messages, its completion fns, its spec |
 
 mod handler;
 mod prompt;

@@ -18,6 +18,8 @@
 //! | `builder.rs` | [`ClientBuilder`], [`Era`], the callbacks, [`ClientError`] |
 //! | `input.rs` | answers to the server's questions (elicitation, sampling, roots) in both eras |
 //! | `tasks.rs` | task calls: as a task, get, result, update, cancel, list |
+//! | `prompts.rs` | `prompts/list`, `prompts/get` (an `input_required` result answered as for `tools/call`), `completion/complete` |
+//! | `resources.rs` | `resources/list` (every page), `resources/templates/list`, `resources/read`, subscribe and unsubscribe |
 //! | `listen.rs` | [`Client::listen`]: change notifications in either era, as a [`Listener`] |
 //! | `io.rs` | the write loop and the read loop that routes what the server sends |
 //! | `in_process.rs` | a client connected to a server in memory |

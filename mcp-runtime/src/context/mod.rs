@@ -13,6 +13,7 @@
 //! | `outgoing.rs` | what that queue carries: JSON, or a progress notification kept typed |
 //! | `queue.rs` | the queue a connection's outgoing messages wait in, empty until used |
 //! | `task.rs` | where a task's questions and status messages go once its call became a task |
+//! | `signal.rs` | a one-way flag a request's code raises and the server waits on (cheaper than a cancellation token where that is all it needs) |
 
 pub(crate) mod ask;
 // Users name the types below, at `context::`. A connection, its queue and what the queue

@@ -1,4 +1,5 @@
 //! The three ways a call fails: a message for the model, a protocol error, a hidden internal failure.
+//! `visible.rs` holds [`VisibleError`]: a domain error type whose `Display` the model may read.
 
 use std::fmt;
 

@@ -1,6 +1,14 @@
 //! The schema profile: how argument and return types become the published inputSchema and
 //! outputSchema (JSON Schema 2020-12, nested types inlined, pydantic-style optionals, objects
 //! closed to keys they do not declare).
+//!
+//! | file | what it holds |
+//! |---|---|
+//! | this file | the generator's settings, the inputSchema built argument by argument, the outputSchema |
+//! | `strict.rs` | objects closed to keys they do not declare, so a misspelt field is reported at its pointer |
+//! | `flatten.rs` | `#[arg(flatten)]`: a struct's fields published as top-level arguments, and where each came from |
+//! | `formats.rs` | the formats schemars publishes that JSON Schema does not define, rewritten into standard keywords |
+//! | `decodes.rs` | what serde refuses that the schema accepts (`deny_unknown_fields` with `flatten`), found at build |
 
 pub(crate) mod decodes;
 mod flatten;

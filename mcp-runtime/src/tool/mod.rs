@@ -6,7 +6,9 @@
 //! | `spec.rs` | [`ToolSpec`] (static, from the macro), [`ToolSet`] (what `tools![…]` lists) and [`Tool`] (built: schemas, validator) |
 //! | `table.rs` | [`ToolTable`]: the tools in declaration order, looked up by name |
 //! | `call.rs` | the one call path every transport ends in; error hiding and panic capture |
-//! | `output.rs` | return types → outputSchema and the call result |
+//! | `output.rs` | return types → outputSchema; a structured result kept typed until the edge, and its two encoders (bytes, `CallToolResult`) |
+//! | `ret.rs` | what `#[tool]` generates for a return type (through `__private`): the probe that tells `Result<T, E>` from a plain value, and the conversion of each |
+//! | `names.rs` | the compile error `tools![…]`, `prompts![…]` and `resources![…]` give for a name published twice |
 //! | `text.rs` | a structured result's text block: the indented JSON, written as the JSON string it travels in |
 //! | `handler.rs` | what a generated handler calls at run time (through `__private`): `CallParts`, argument extraction, injection, receivers |
 //! | `panic.rs` | panics contained: in tool bodies and in the handling of every request |

@@ -7,6 +7,13 @@
 //! *tightened* (fewer instances valid) or *loosened* (more) the schema, and [`Side`] turns that
 //! into a class. What cannot be proven either way (`anyOf`, `$ref` cycles, `if`/`then`) is
 //! [`Class::Unknown`], never guessed safe.
+//!
+//! | file | what it holds |
+//! |---|---|
+//! | this file | the walk: two schemas compared at each place, their `allOf`/`anyOf`/`oneOf`, `items` and `$ref`s |
+//! | `view.rs` | the schema as the walk sees it: local `$ref`s followed, pydantic's optional unions unfolded |
+//! | `object.rs` | an object's keywords: `properties`, `required`, `additionalProperties`, `unevaluatedProperties`, `default` |
+//! | `scalar.rs` | one value's keywords: `type`, `enum`/`const`, numeric bounds, `multipleOf`, lengths and counts, `uniqueItems`, `pattern`, `format` |
 
 use serde_json::{Map, Value};
 

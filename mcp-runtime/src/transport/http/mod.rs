@@ -2,7 +2,8 @@
 //!
 //! | file | what it holds |
 //! |---|---|
-//! | `mod.rs` | the header names, [`router`], [`Server::serve_http`], the method switch and `POST` |
+//! | `mod.rs` | [`router`], [`Server::serve_http`], the method switch and `POST` |
+//! | `headers.rs`, `refusal.rs` | the headers of Streamable HTTP; the answers that are not a handler's (HTTP-level refusals and their JSON bodies) |
 //! | `options.rs` | [`HttpOptions`] and its defaults |
 //! | `guard.rs` | the headers every request reads, found in one pass; the `Origin` and `Host` checks, media types, the body limit and timeout |
 //! | `listener.rs` | [`Server::serve_http_on`]'s accept loop ([`Server::serve_http_until`]: then the drain): connection cap, each connection served (the endpoint called without the router when its path is literal) |

@@ -2,7 +2,8 @@
 //! names (`net.rs`, `uri.rs`, `time.rs`, `pointer.rs`), and so are the integer formats schemars
 //! publishes for Rust's integer types. A format neither knows nor the server registered
 //! ([`super::Formats`]) is reported when the schema is compiled, so the server refuses to
-//! publish a promise nobody keeps.
+//! publish a promise nobody keeps. `custom.rs` holds [`super::Formats`], the formats a server
+//! defines.
 //!
 //! Integers: `int8` … `int64`, `uint8` … `uint64`, `int`/`uint` (`isize`/`usize`, 64 bits),
 //! `int128`/`uint128` (what `serde_json::Value` holds: `i64::MIN..=u64::MAX`). A value outside

@@ -10,6 +10,14 @@
 //! [`DEFAULT_PATTERN_BACKTRACK_LIMIT`], configurable); a string that exhausts it is refused, with
 //! a message naming the pattern and its place in the schema, and a log line. The server's build
 //! warns about every such pattern.
+//!
+//! | file | what it holds |
+//! |---|---|
+//! | this file | [`Pattern`]: compiled once, matched in linear time or under a budget |
+//! | `ecma.rs` | ECMA-262 → `regex` syntax, or the reason a pattern needs backtracking |
+//! | `class.rs` | character classes and escapes, as `regex` class items |
+//! | `sets.rs` | ECMA-262's `\s`, `\d`, `\w` and the empty class, shared by the two above |
+//! | `differential.rs` (tests) | the translation held to `regress` on generated patterns and inputs |
 
 mod class;
 mod ecma;

@@ -13,6 +13,14 @@
 //! `BTreeMap`), so finding the oldest is cheap: opening, finding and ending a session cost
 //! O(log N) under the table's lock, never a scan of every session.
 //!
+//! | file | what it holds |
+//! |---|---|
+//! | this file | opening, finding, capping and sweeping sessions |
+//! | `table.rs` | the live table, by id and by last use |
+//! | `live.rs` | one live session: its connection, `GET` stream, requests in flight, last record |
+//! | `getstream.rs` | the session's `GET` stream (recorded, resumed, handed over) and `DELETE` |
+//! | `fleet.rs` | the sessions' side of the fleet relay: what other replicas relay about sessions served here |
+//!
 //! [`HttpOptions::max_sessions`]: super::HttpOptions::max_sessions
 //! [`HttpOptions::session_store`]: super::HttpOptions::session_store
 
