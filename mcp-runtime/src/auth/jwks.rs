@@ -7,13 +7,12 @@
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use jsonwebtoken::jwk::{AlgorithmParameters, EllipticCurve, Jwk, KeyOperations, PublicKeyUse};
-use jsonwebtoken::{Algorithm, DecodingKey};
 use reqwest::Url;
 use serde_json::Value;
 
 use super::TokenError;
 use super::fetch::{Fetcher, checked_url, same_origin};
+use super::jws::{Algorithm, PublicKey};
 use crate::context::connection::lock;
 
 /// One verification key of the set.
@@ -21,88 +20,36 @@ pub(crate) struct Key {
     kid: Option<String>,
     /// The key's own `alg`, when it names one: then only that algorithm may use it.
     alg: Option<String>,
-    kind: KeyKind,
-    pub(crate) decoding: DecodingKey,
-}
-
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-enum KeyKind {
-    Rsa,
-    P256,
-    P384,
-    Ed25519,
+    pub(crate) public: PublicKey,
 }
 
 impl Key {
     /// A JWKS entry as a verification key; `None` for a key that is not for signatures (`use`
     /// other than `sig`, `key_ops` without `verify`), symmetric, or of a kind not served.
     fn of(value: &Value) -> Option<Key> {
-        let jwk: Jwk = serde_json::from_value(value.clone()).ok()?;
-        let common = &jwk.common;
-        if matches!(&common.public_key_use, Some(u) if *u != PublicKeyUse::Signature) {
-            return None;
-        }
-        if let Some(ops) = &common.key_operations
-            && !ops.contains(&KeyOperations::Verify)
-        {
-            return None;
-        }
-        let kind = match &jwk.algorithm {
-            AlgorithmParameters::RSA(_) => KeyKind::Rsa,
-            AlgorithmParameters::EllipticCurve(ec) => match ec.curve {
-                EllipticCurve::P256 => KeyKind::P256,
-                EllipticCurve::P384 => KeyKind::P384,
-                _ => return None,
-            },
-            AlgorithmParameters::OctetKeyPair(okp) if okp.curve == EllipticCurve::Ed25519 => {
-                KeyKind::Ed25519
-            }
-            // `oct` (an HMAC secret) is never a key of an asymmetric issuer.
-            _ => return None,
+        let text = |name: &str| match value.get(name) {
+            None => Some(None),
+            Some(Value::String(s)) => Some(Some(s.clone())),
+            Some(_) => None,
         };
-        let alg = value.get("alg").and_then(Value::as_str).map(str::to_owned);
+        if text("use")?.is_some_and(|u| u != "sig") {
+            return None;
+        }
+        match value.get("key_ops") {
+            None => {}
+            Some(Value::Array(ops)) if ops.iter().any(|o| o == "verify") => {}
+            Some(_) => return None,
+        }
         Some(Key {
-            kid: common.key_id.clone(),
-            alg,
-            kind,
-            decoding: DecodingKey::from_jwk(&jwk).ok()?,
+            kid: text("kid")?,
+            alg: text("alg")?,
+            public: PublicKey::of_jwk(value)?,
         })
     }
 
     /// Whether this key may verify a signature made with `alg`.
     fn fits(&self, alg: Algorithm) -> bool {
-        let kind = match alg {
-            Algorithm::RS256
-            | Algorithm::RS384
-            | Algorithm::RS512
-            | Algorithm::PS256
-            | Algorithm::PS384
-            | Algorithm::PS512 => KeyKind::Rsa,
-            Algorithm::ES256 => KeyKind::P256,
-            Algorithm::ES384 => KeyKind::P384,
-            Algorithm::EdDSA => KeyKind::Ed25519,
-            _ => return false,
-        };
-        kind == self.kind && self.alg.as_deref().is_none_or(|a| a == alg_name(alg))
-    }
-}
-
-/// The JOSE name of `alg`.
-pub(crate) fn alg_name(alg: Algorithm) -> &'static str {
-    match alg {
-        Algorithm::HS256 => "HS256",
-        Algorithm::HS384 => "HS384",
-        Algorithm::HS512 => "HS512",
-        Algorithm::RS256 => "RS256",
-        Algorithm::RS384 => "RS384",
-        Algorithm::RS512 => "RS512",
-        Algorithm::PS256 => "PS256",
-        Algorithm::PS384 => "PS384",
-        Algorithm::PS512 => "PS512",
-        Algorithm::ES256 => "ES256",
-        Algorithm::ES384 => "ES384",
-        Algorithm::EdDSA => "EdDSA",
-        _ => "another algorithm",
+        alg.fits(self.public.kind()) && self.alg.as_deref().is_none_or(|a| a == alg.name())
     }
 }
 
@@ -180,8 +127,8 @@ impl KeySource {
         }
         if find(&keys, kid, alg).is_none() {
             return Err(TokenError::Invalid(match kid {
-                Some(kid) => format!("no {} key with kid `{kid}`", alg_name(alg)),
-                None => format!("no single {} key for a token without kid", alg_name(alg)),
+                Some(kid) => format!("no {} key with kid `{kid}`", alg.name()),
+                None => format!("no single {} key for a token without kid", alg.name()),
             }));
         }
         Ok(keys)

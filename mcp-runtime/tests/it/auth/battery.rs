@@ -3,7 +3,7 @@
 
 use std::time::Duration;
 
-use jsonwebtoken::Algorithm;
+use mcp_runtime::auth::Algorithm;
 use serde_json::{Value, json};
 
 use super::idp::{self, forge, hs256, mint, now};
@@ -284,9 +284,7 @@ async fn hostile_tokens_are_refused_with_the_right_challenge() {
                 let header = json!({"alg": "RS256", "typ": "at+jwt", "kid": "rsa-1", "crit": ["exp"], "exp": 1});
                 let signing = forge(&header, &ok, "");
                 let signing = signing.trim_end_matches('.');
-                let key = idp::signing_key("rsa");
-                let sig =
-                    jsonwebtoken::crypto::sign(signing.as_bytes(), &key, Algorithm::RS256).unwrap();
+                let sig = idp::sign(Algorithm::RS256, "rsa", signing.as_bytes());
                 format!("{signing}.{sig}")
             },
             401,

@@ -5,7 +5,7 @@
 
 use std::time::Duration;
 
-use jsonwebtoken::Algorithm;
+use mcp_runtime::auth::Algorithm;
 use mcp_runtime::auth::{JwtValidator, ResourceServer};
 use mcp_runtime::http::HttpOptions;
 use mcp_runtime::prelude::*;

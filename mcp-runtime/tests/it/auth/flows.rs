@@ -5,7 +5,7 @@ use std::sync::Arc;
 use std::sync::atomic::Ordering;
 use std::time::Duration;
 
-use jsonwebtoken::Algorithm;
+use mcp_runtime::auth::Algorithm;
 use mcp_runtime::auth::{CachedValidator, IntrospectionValidator, JwtValidator};
 use mcp_runtime::http::HttpOptions;
 use mcp_runtime::http::MemorySessionStore;

@@ -13,7 +13,9 @@ use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use base64::Engine;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
-use jsonwebtoken::{Algorithm, EncodingKey, Header};
+use mcp_runtime::auth::Algorithm;
+use ring::rand::SystemRandom;
+use ring::signature::{self, EcdsaKeyPair, Ed25519KeyPair, KeyPair, RsaKeyPair};
 use serde_json::{Value, json};
 use tokio::task::JoinHandle;
 
@@ -28,15 +30,58 @@ pub fn jwks_of(names: &[&str]) -> Value {
     json!({"keys": names.iter().map(|n| all[*n].clone()).collect::<Vec<_>>()})
 }
 
-/// The private key named `name`, for signing.
-pub fn signing_key(name: &str) -> EncodingKey {
-    match name {
-        "rsa" => EncodingKey::from_rsa_pem(include_bytes!("keys/rsa.pem")).unwrap(),
-        "rsa2" => EncodingKey::from_rsa_pem(include_bytes!("keys/rsa2.pem")).unwrap(),
-        "ec" => EncodingKey::from_ec_pem(include_bytes!("keys/ec.pem")).unwrap(),
-        "ed" => EncodingKey::from_ed_pem(include_bytes!("keys/ed.pem")).unwrap(),
+/// The PKCS #8 DER of the private key named `name`.
+fn private_key(name: &str) -> Vec<u8> {
+    let pem = match name {
+        "rsa" => include_str!("keys/rsa.pem"),
+        "rsa2" => include_str!("keys/rsa2.pem"),
+        "ec" => include_str!("keys/ec.pem"),
+        "ed" => include_str!("keys/ed.pem"),
         other => panic!("no key {other}"),
-    }
+    };
+    let body: String = pem.lines().filter(|l| !l.starts_with("-----")).collect();
+    base64::engine::general_purpose::STANDARD
+        .decode(body)
+        .unwrap()
+}
+
+/// `alg`'s signature of `message` by the key named `key`, base64url.
+pub fn sign(alg: Algorithm, key: &str, message: &[u8]) -> String {
+    let der = private_key(key);
+    let rng = SystemRandom::new();
+    let signature = match alg {
+        Algorithm::ES256 => {
+            let p = &signature::ECDSA_P256_SHA256_FIXED_SIGNING;
+            let pair = EcdsaKeyPair::from_pkcs8(p, &der, &rng).unwrap();
+            pair.sign(&rng, message).unwrap().as_ref().to_vec()
+        }
+        Algorithm::ES384 => {
+            let p = &signature::ECDSA_P384_SHA384_FIXED_SIGNING;
+            let pair = EcdsaKeyPair::from_pkcs8(p, &der, &rng).unwrap();
+            pair.sign(&rng, message).unwrap().as_ref().to_vec()
+        }
+        Algorithm::EdDSA => {
+            let pair = Ed25519KeyPair::from_pkcs8_maybe_unchecked(&der).unwrap();
+            assert!(!pair.public_key().as_ref().is_empty());
+            pair.sign(message).as_ref().to_vec()
+        }
+        rsa => {
+            let padding: &'static dyn signature::RsaEncoding = match rsa {
+                Algorithm::RS256 => &signature::RSA_PKCS1_SHA256,
+                Algorithm::RS384 => &signature::RSA_PKCS1_SHA384,
+                Algorithm::RS512 => &signature::RSA_PKCS1_SHA512,
+                Algorithm::PS256 => &signature::RSA_PSS_SHA256,
+                Algorithm::PS384 => &signature::RSA_PSS_SHA384,
+                Algorithm::PS512 => &signature::RSA_PSS_SHA512,
+                other => panic!("no signer for {other:?}"),
+            };
+            let pair = RsaKeyPair::from_pkcs8(&der).unwrap();
+            let mut out = vec![0; pair.public().modulus_len()];
+            pair.sign(padding, &rng, message, &mut out).unwrap();
+            out
+        }
+    };
+    URL_SAFE_NO_PAD.encode(signature)
 }
 
 /// Seconds since the epoch.
@@ -55,10 +100,20 @@ pub fn mint(
     typ: Option<&str>,
     claims: &Value,
 ) -> String {
-    let mut header = Header::new(alg);
-    header.kid = kid.map(str::to_owned);
-    header.typ = typ.map(str::to_owned);
-    jsonwebtoken::encode(&header, claims, &signing_key(key)).unwrap()
+    let mut header = json!({"typ": typ, "alg": alg.name()});
+    if typ.is_none() {
+        header.as_object_mut().unwrap().remove("typ");
+    }
+    if let Some(kid) = kid {
+        header["kid"] = kid.into();
+    }
+    let signing = format!(
+        "{}.{}",
+        URL_SAFE_NO_PAD.encode(header.to_string()),
+        URL_SAFE_NO_PAD.encode(claims.to_string())
+    );
+    let signature = sign(alg, key, signing.as_bytes());
+    format!("{signing}.{signature}")
 }
 
 /// A token assembled by hand: `header` and `claims` as JSON, then `signature` as given.
@@ -77,8 +132,8 @@ pub fn hs256(header: &Value, claims: &Value, secret: &[u8]) -> String {
         URL_SAFE_NO_PAD.encode(header.to_string()),
         URL_SAFE_NO_PAD.encode(claims.to_string())
     );
-    let key = EncodingKey::from_secret(secret).unwrap();
-    let signature = jsonwebtoken::crypto::sign(signing.as_bytes(), &key, Algorithm::HS256).unwrap();
+    let key = ring::hmac::Key::new(ring::hmac::HMAC_SHA256, secret);
+    let signature = URL_SAFE_NO_PAD.encode(ring::hmac::sign(&key, signing.as_bytes()));
     format!("{signing}.{signature}")
 }
 
