@@ -130,8 +130,10 @@ pub(crate) fn value_member<'a>(value: &'a Value, key: &str) -> Option<&'a Value>
 /// Objects up to this many members are scanned rather than hashed (see [`member`]).
 const SCAN_MEMBERS: usize = 12;
 
-/// The severity of a log message, lowest first (the syslog levels MCP uses).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+/// The severity of a log message, lowest first (the syslog levels MCP uses); serialized as its
+/// wire name ([`LogLevel::as_str`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
 pub enum LogLevel {
     /// `debug`
     Debug,
@@ -190,21 +192,27 @@ impl std::fmt::Display for LogLevel {
     }
 }
 
-/// A peer's `Implementation`: `serverInfo` or `clientInfo`.
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
+/// A peer's `Implementation`: `serverInfo` or `clientInfo`; serialized as published.
+#[derive(Debug, Clone, PartialEq, Eq, Default, serde::Serialize)]
 pub struct Implementation {
     /// `name`
     pub name: String,
     /// `version`
     pub version: String,
     /// `title`
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub title: Option<String>,
     /// `description` (2025-11-25): what the implementation does, for people.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
 }
 
 impl Implementation {
     /// Reads an `Implementation` object; `None` without a string `name`.
+    ///
+    /// Hand-written, not derived: it reads a peer's object leniently (a `version`, `title` or
+    /// `description` that is not a string is left out, where a derive would refuse the whole
+    /// object and lose the `name`).
     pub fn from_json(v: &Value) -> Option<Self> {
         Some(Implementation {
             name: v.get("name")?.as_str()?.to_owned(),
@@ -221,18 +229,9 @@ impl Implementation {
         })
     }
 
-    /// The object as published.
+    /// The object as published (its `Serialize`, as a `Value`).
     pub fn to_json(&self) -> Value {
-        let mut m = Map::new();
-        m.insert("name".into(), self.name.clone().into());
-        m.insert("version".into(), self.version.clone().into());
-        if let Some(t) = &self.title {
-            m.insert("title".into(), t.clone().into());
-        }
-        if let Some(d) = &self.description {
-            m.insert("description".into(), d.clone().into());
-        }
-        Value::Object(m)
+        serde_json::to_value(self).expect("an `Implementation` serializes")
     }
 }
 
@@ -258,7 +257,8 @@ impl Role {
 
 /// What a client declared it can do (`capabilities` of `initialize`, or the
 /// `io.modelcontextprotocol/clientCapabilities` entry of a stateless request).
-#[derive(Debug, Clone, PartialEq, Default)]
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize)]
+#[serde(transparent)]
 pub struct ClientCapabilities(pub Value);
 
 impl ClientCapabilities {
@@ -346,6 +346,28 @@ mod tests {
                 error.error.message
             );
             assert!(error.id.is_none());
+        }
+    }
+
+    #[test]
+    fn an_implementation_and_a_log_level_are_written_as_published() {
+        let mut info = Implementation {
+            name: "shop".into(),
+            version: "1.0".into(),
+            ..Implementation::default()
+        };
+        assert_eq!(
+            info.to_json().to_string(),
+            r#"{"name":"shop","version":"1.0"}"#
+        );
+        info.title = Some("Shop".into());
+        info.description = Some("Sells things".into());
+        assert_eq!(
+            info.to_json().to_string(),
+            r#"{"name":"shop","version":"1.0","title":"Shop","description":"Sells things"}"#
+        );
+        for level in LogLevel::ALL {
+            assert_eq!(serde_json::json!(level), level.as_str());
         }
     }
 }
