@@ -60,6 +60,8 @@ impl ProtocolError {
     }
 }
 
+// Not `thiserror`: that would make `ProtocolError` a `std::error::Error`, whose blanket
+// conversion into `ToolError` (a hidden failure) would clash with `From<ProtocolError>` below.
 impl fmt::Display for ProtocolError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{} ({})", self.message, self.code)
@@ -187,6 +189,7 @@ impl fmt::Debug for ToolError {
     }
 }
 
+// Not `thiserror`: `ToolError` is not a `std::error::Error` on purpose (see `From<E>` below).
 impl fmt::Display for ToolError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match &self.kind {
