@@ -9,13 +9,15 @@ pub(crate) mod visible;
 pub use self::visible::{VisibleError, error_chain};
 
 /// A JSON-RPC error object: what a request that cannot be served gets instead of a result.
-#[derive(Debug, Clone, PartialEq)]
+/// Serialized as the response's `error` member.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
 pub struct ProtocolError {
     /// The JSON-RPC error code (-32602 for invalid params, for example).
     pub code: i64,
     /// A short message.
     pub message: String,
     /// Optional structured detail.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub data: Option<Value>,
 }
 

@@ -77,13 +77,8 @@ pub(crate) fn result_message(id: Value, result: Value) -> Value {
 
 /// An error response.
 pub fn error_response(id: &Value, error: &ProtocolError) -> Value {
-    let mut e = Map::new();
-    e.insert("code".into(), error.code.into());
-    e.insert("message".into(), error.message.clone().into());
-    if let Some(data) = &error.data {
-        e.insert("data".into(), data.clone());
-    }
-    message([("id", id.clone()), ("error", Value::Object(e))])
+    let error = serde_json::to_value(error).expect("an error object serializes");
+    message([("id", id.clone()), ("error", error)])
 }
 
 /// A request this side sends.
@@ -369,5 +364,19 @@ mod tests {
         for level in LogLevel::ALL {
             assert_eq!(serde_json::json!(level), level.as_str());
         }
+    }
+
+    #[test]
+    fn an_error_response_is_written_as_json_rpc_gives_it() {
+        let error = ProtocolError::invalid_params("Invalid params: no `name`");
+        assert_eq!(
+            error_response(&Value::from(7), &error).to_string(),
+            r#"{"jsonrpc":"2.0","id":7,"error":{"code":-32602,"message":"Invalid params: no `name`"}}"#
+        );
+        let error = error.with_data(serde_json::json!({"z": 1, "a": [2]}));
+        assert_eq!(
+            error_response(&Value::Null, &error).to_string(),
+            r#"{"jsonrpc":"2.0","id":null,"error":{"code":-32602,"message":"Invalid params: no `name`","data":{"z":1,"a":[2]}}}"#
+        );
     }
 }
