@@ -195,7 +195,7 @@ impl Prompt {
 
 /// A prompt's `prompts/list` entry, serialized once when the prompt is built.
 #[derive(Serialize)]
-struct Listing<'a> {
+struct Entry<'a> {
     name: &'static str,
     #[serde(skip_serializing_if = "Option::is_none")]
     title: Option<&'static str>,
@@ -205,13 +205,13 @@ struct Listing<'a> {
 }
 
 fn listing(spec: &PromptSpec, arguments: &[PromptArgument]) -> Value {
-    let listing = Listing {
+    let entry = Entry {
         name: spec.name,
         title: spec.title,
         description: spec.description,
         arguments,
     };
-    serde_json::to_value(listing).expect("a prompt's entry serializes")
+    serde_json::to_value(entry).expect("a prompt's entry serializes")
 }
 
 /// How deep `$ref`s and `anyOf`s are followed while reading an argument's schema.

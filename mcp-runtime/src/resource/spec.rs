@@ -87,7 +87,7 @@ pub struct ResourceSpec {
 impl ResourceSpec {
     /// The `resources/list` entry (a fixed URI) or `resources/templates/list` entry (a template).
     pub fn to_json(&self, template: bool) -> Value {
-        let listing = Listing {
+        let entry = Entry {
             uri: (!template).then_some(self.uri),
             uri_template: template.then_some(self.uri),
             name: self.name,
@@ -97,7 +97,7 @@ impl ResourceSpec {
             size: self.size.filter(|_| !template),
             annotations: self.annotations,
         };
-        serde_json::to_value(listing).expect("a resource's entry serializes")
+        serde_json::to_value(entry).expect("a resource's entry serializes")
     }
 }
 
@@ -105,7 +105,7 @@ impl ResourceSpec {
 /// `uri` and may have a `size`, a template has a `uriTemplate`.
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
-struct Listing {
+struct Entry {
     #[serde(skip_serializing_if = "Option::is_none")]
     uri: Option<&'static str>,
     #[serde(skip_serializing_if = "Option::is_none")]
