@@ -1,6 +1,7 @@
 //! Our validator (`mcp_runtime::validate::Validator`) beside the `jsonschema` crate (Draft
 //! 2020-12, formats asserted), on the same schemas and the same inputs, valid and invalid: why the
-//! project keeps a validator of its own (ARCHITECTURE.md, "Why a validator of our own").
+//! project keeps a validator of its own (ARCHITECTURE.md, "Why a validator of our own";
+//! docs/validator.md has the figures).
 //!
 //! ```sh
 //! cargo bench --workspace --bench validator

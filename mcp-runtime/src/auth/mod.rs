@@ -95,29 +95,18 @@ pub(crate) use layer::{Guard, protect};
 
 /// Why a token was refused.
 #[cfg(feature = "auth")]
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum TokenError {
     /// The token is not valid for this resource (bad signature, expired, wrong issuer or
     /// audience, not active, malformed): `401` with `error="invalid_token"`.
+    #[error("invalid token: {0}")]
     Invalid(String),
     /// The token could not be checked (the authorization server's keys or introspection
     /// endpoint are unreachable and nothing is cached): `503`, and the request is refused.
+    #[error("the token cannot be checked now: {0}")]
     Unavailable(String),
 }
-
-#[cfg(feature = "auth")]
-impl std::fmt::Display for TokenError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            TokenError::Invalid(why) => write!(f, "invalid token: {why}"),
-            TokenError::Unavailable(why) => write!(f, "the token cannot be checked now: {why}"),
-        }
-    }
-}
-
-#[cfg(feature = "auth")]
-impl std::error::Error for TokenError {}
 
 /// Checks an access token for a resource: the principal it speaks for, or why not. Implement it
 /// to plug another kind of token (mTLS- or DPoP-bound tokens, a gateway's header); wrap it in a

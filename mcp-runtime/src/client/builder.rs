@@ -37,8 +37,10 @@ pub struct ElicitationRequest {
     pub requested_schema: Value,
 }
 
-/// The user's answer to an [`ElicitationRequest`].
-#[derive(Debug, Clone, PartialEq)]
+/// The user's answer to an [`ElicitationRequest`]; serialized as the `elicitation/create`
+/// result (`{"action": "accept", "content": …}`, `{"action": "decline"}`, `{"action": "cancel"}`).
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[serde(tag = "action", content = "content", rename_all = "lowercase")]
 pub enum ElicitationAnswer {
     /// The submitted values (an object matching the schema).
     Accept(Value),
@@ -46,16 +48,6 @@ pub enum ElicitationAnswer {
     Decline,
     /// The user dismissed the form.
     Cancel,
-}
-
-impl ElicitationAnswer {
-    pub(super) fn to_json(&self) -> Value {
-        match self {
-            ElicitationAnswer::Accept(content) => json!({"action": "accept", "content": content}),
-            ElicitationAnswer::Decline => json!({"action": "decline"}),
-            ElicitationAnswer::Cancel => json!({"action": "cancel"}),
-        }
-    }
 }
 
 pub(super) type ProgressFn = Arc<dyn Fn(Progress) + Send + Sync>;
@@ -236,5 +228,25 @@ impl ClientBuilder {
         };
         client.open().await?;
         Ok(client)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The `elicitation/create` result of each answer, as MCP writes it.
+    #[test]
+    fn an_answer_is_written_as_the_elicitation_result() {
+        for (answer, text) in [
+            (
+                ElicitationAnswer::Accept(json!({"name": "a"})),
+                r#"{"action":"accept","content":{"name":"a"}}"#,
+            ),
+            (ElicitationAnswer::Decline, r#"{"action":"decline"}"#),
+            (ElicitationAnswer::Cancel, r#"{"action":"cancel"}"#),
+        ] {
+            assert_eq!(json!(answer).to_string(), text);
+        }
     }
 }

@@ -105,7 +105,7 @@ pub(super) async fn answer(
     match method {
         "ping" => Ok(json!({})),
         "elicitation/create" => match &inner.elicitation {
-            Some(handler) => Ok(handler(elicitation_request(params)).await.to_json()),
+            Some(handler) => Ok(json!(handler(elicitation_request(params)).await)),
             None => Err(ProtocolError::method_not_found(method)),
         },
         "sampling/createMessage" => {

@@ -217,7 +217,8 @@ impl Report {
         out
     }
 
-    /// JSON: the changes, the summary counts and the exit code.
+    /// JSON: the changes, the summary counts and the exit code. The changes are derived; the
+    /// counts and the exit code are computed here, not fields a derive could write.
     pub fn to_json(&self) -> Value {
         serde_json::json!({
             "changes": self.changes,

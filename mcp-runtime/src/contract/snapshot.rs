@@ -132,7 +132,8 @@ impl Snapshot {
         Snapshot::from_json(value)
     }
 
-    /// [`Snapshot::read`] from a parsed value.
+    /// [`Snapshot::read`] from a parsed value. A snapshot is read by its derive; this only tells
+    /// it from a raw `tools/list` result, which no derive reads as a snapshot.
     pub fn from_json(value: Value) -> Result<Snapshot, String> {
         match value.get("format") {
             Some(format) if format.as_u64() == Some(u64::from(FORMAT)) => {

@@ -10,13 +10,15 @@ pub(crate) mod visible;
 pub use self::visible::{VisibleError, error_chain};
 
 /// A JSON-RPC error object: what a request that cannot be served gets instead of a result.
-#[derive(Debug, Clone, PartialEq)]
+/// Serialized as the response's `error` member.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
 pub struct ProtocolError {
     /// The JSON-RPC error code (-32602 for invalid params, for example).
     pub code: i64,
     /// A short message.
     pub message: String,
     /// Optional structured detail.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub data: Option<Value>,
 }
 
@@ -61,6 +63,8 @@ impl ProtocolError {
     }
 }
 
+// Not `thiserror`: that would make `ProtocolError` a `std::error::Error`, whose blanket
+// conversion into `ToolError` (a hidden failure) would clash with `From<ProtocolError>` below.
 impl fmt::Display for ProtocolError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{} ({})", self.message, self.code)
@@ -188,6 +192,7 @@ impl fmt::Debug for ToolError {
     }
 }
 
+// Not `thiserror`: `ToolError` is not a `std::error::Error` on purpose (see `From<E>` below).
 impl fmt::Display for ToolError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match &self.kind {

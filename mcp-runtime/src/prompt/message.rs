@@ -1,7 +1,7 @@
 //! What `prompts/get` returns: messages (a role and one content block each) and what a
 //! `#[prompt]` body may return to make them.
 
-use serde::ser::{Serialize, SerializeMap, Serializer};
+use serde::Serialize;
 use serde_json::Value;
 
 use crate::error::visible::{ErrConv, PlainConv};
@@ -12,7 +12,7 @@ pub use crate::protocol::Role;
 
 /// One message of a prompt: a role and a content block (text, image, audio, a resource link or
 /// an embedded resource).
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct PromptMessage {
     /// Who the message is from.
     pub role: Role,
@@ -44,6 +44,9 @@ impl PromptMessage {
     }
 
     /// Reads a message from MCP JSON; `None` when it is not one.
+    ///
+    /// Hand-written, not derived: [`Content`] is read by `content_from_json`, not by a
+    /// `Deserialize` of its own.
     pub fn from_json(v: &Value) -> Option<Self> {
         let role = match v.get("role")?.as_str()? {
             "user" => Role::User,
@@ -69,20 +72,12 @@ impl From<&str> for Content {
     }
 }
 
-impl Serialize for PromptMessage {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        let mut m = s.serialize_map(Some(2))?;
-        m.serialize_entry("role", self.role.as_str())?;
-        m.serialize_entry("content", &self.content)?;
-        m.end()
-    }
-}
-
 /// The result of `prompts/get`: the messages, and a description of this rendering when the
 /// prompt gives one (else the prompt's own description is sent).
-#[derive(Debug, Clone, PartialEq, Default)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize)]
 pub struct GetPromptResult {
     /// A description of the prompt as rendered.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
     /// The messages.
     pub messages: Vec<PromptMessage>,
@@ -99,16 +94,11 @@ impl GetPromptResult {
 
     /// The result as MCP JSON.
     pub fn to_json(&self) -> Value {
-        let mut m = serde_json::Map::new();
-        if let Some(d) = &self.description {
-            m.insert("description".into(), d.clone().into());
-        }
-        let messages = self.messages.iter().map(PromptMessage::to_json).collect();
-        m.insert("messages".into(), Value::Array(messages));
-        Value::Object(m)
+        serde_json::to_value(self).unwrap_or(Value::Null)
     }
 
-    /// Reads a result from MCP JSON; `None` when it is not one.
+    /// Reads a result from MCP JSON; `None` when it is not one (hand-written, as
+    /// [`PromptMessage::from_json`] is).
     pub fn from_json(v: &Value) -> Option<Self> {
         let messages = v.get("messages")?.as_array()?;
         Some(GetPromptResult {

@@ -4,7 +4,8 @@
 use std::sync::Arc;
 
 use futures_util::future::BoxFuture;
-use serde_json::{Map, Value};
+use serde::Serialize;
+use serde_json::Value;
 
 use crate::error::ToolError;
 use crate::prompt::complete::CompleteFn;
@@ -59,19 +60,23 @@ pub trait PromptDef {
     fn spec() -> PromptSpec;
 }
 
-/// One argument as `prompts/list` publishes it, and how its string value is read.
-#[derive(Debug, Clone)]
+/// One argument as `prompts/list` publishes it (its `Serialize`), and how its string value is
+/// read.
+#[derive(Debug, Clone, Serialize)]
 pub struct PromptArgument {
     /// The published name.
     pub name: String,
     /// Its description, if any.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
     /// Whether `prompts/get` must give it.
     pub required: bool,
     /// True when the parameter's type takes a string as is; otherwise the string is read as
     /// JSON (`"3"` → `3`, `"true"` → `true`, `"[1,2]"` → `[1, 2]`).
+    #[serde(skip)]
     pub(crate) string_like: bool,
     /// The values a fixed string `enum` allows (completed from automatically).
+    #[serde(skip)]
     pub(crate) choices: Vec<String>,
 }
 
@@ -172,7 +177,9 @@ impl Prompt {
     pub fn arguments(&self) -> &[PromptArgument] {
         &self.arguments
     }
-    /// The `prompts/list` entry for this prompt.
+    /// The `prompts/list` entry for this prompt, made once when the prompt was built (a
+    /// reference, not a serializer: the table encodes it once for every page, BENCHMARKS.md
+    /// "list entries encoded once").
     pub fn to_json(&self) -> &Value {
         &self.listing
     }
@@ -186,29 +193,25 @@ impl Prompt {
     }
 }
 
+/// A prompt's `prompts/list` entry, serialized once when the prompt is built.
+#[derive(Serialize)]
+struct Entry<'a> {
+    name: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    title: Option<&'static str>,
+    description: &'static str,
+    #[serde(skip_serializing_if = "<[PromptArgument]>::is_empty")]
+    arguments: &'a [PromptArgument],
+}
+
 fn listing(spec: &PromptSpec, arguments: &[PromptArgument]) -> Value {
-    let mut m = Map::new();
-    m.insert("name".into(), spec.name.into());
-    if let Some(t) = spec.title {
-        m.insert("title".into(), t.into());
-    }
-    m.insert("description".into(), spec.description.into());
-    if !arguments.is_empty() {
-        let args = arguments
-            .iter()
-            .map(|a| {
-                let mut arg = Map::new();
-                arg.insert("name".into(), a.name.clone().into());
-                if let Some(d) = &a.description {
-                    arg.insert("description".into(), d.clone().into());
-                }
-                arg.insert("required".into(), a.required.into());
-                Value::Object(arg)
-            })
-            .collect();
-        m.insert("arguments".into(), Value::Array(args));
-    }
-    Value::Object(m)
+    let entry = Entry {
+        name: spec.name,
+        title: spec.title,
+        description: spec.description,
+        arguments,
+    };
+    serde_json::to_value(entry).expect("a prompt's entry serializes")
 }
 
 /// How deep `$ref`s and `anyOf`s are followed while reading an argument's schema.

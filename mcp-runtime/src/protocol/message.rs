@@ -21,6 +21,9 @@ pub enum RequestId {
     String(String),
 }
 
+// `from_json`, `to_json` and `Serialize` are hand-written: `BigInteger` keeps its digits as
+// text, which no derive writes back as a bare number (and the id is read on every request:
+// BENCHMARKS.md, "params read into fields").
 impl RequestId {
     /// Reads an id: a string or an integer (MCP: "a string or integer ID"); `None` for any
     /// other JSON value, a number with a fraction included.
@@ -345,6 +348,7 @@ pub fn error_from_json(error: &Value) -> ProtocolError {
     }
 }
 
+/// A `BigInteger` written as its digits (the `RawValue`), the other ids as themselves.
 impl serde::Serialize for RequestId {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         match self {

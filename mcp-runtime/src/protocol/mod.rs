@@ -77,13 +77,8 @@ pub(crate) fn result_message(id: Value, result: Value) -> Value {
 
 /// An error response.
 pub fn error_response(id: &Value, error: &ProtocolError) -> Value {
-    let mut e = Map::new();
-    e.insert("code".into(), error.code.into());
-    e.insert("message".into(), error.message.clone().into());
-    if let Some(data) = &error.data {
-        e.insert("data".into(), data.clone());
-    }
-    message([("id", id.clone()), ("error", Value::Object(e))])
+    let error = serde_json::to_value(error).expect("an error object serializes");
+    message([("id", id.clone()), ("error", error)])
 }
 
 /// A request this side sends.
@@ -130,8 +125,10 @@ pub(crate) fn value_member<'a>(value: &'a Value, key: &str) -> Option<&'a Value>
 /// Objects up to this many members are scanned rather than hashed (see [`member`]).
 const SCAN_MEMBERS: usize = 12;
 
-/// The severity of a log message, lowest first (the syslog levels MCP uses).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+/// The severity of a log message, lowest first (the syslog levels MCP uses); serialized as its
+/// wire name ([`LogLevel::as_str`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
 pub enum LogLevel {
     /// `debug`
     Debug,
@@ -190,21 +187,27 @@ impl std::fmt::Display for LogLevel {
     }
 }
 
-/// A peer's `Implementation`: `serverInfo` or `clientInfo`.
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
+/// A peer's `Implementation`: `serverInfo` or `clientInfo`; serialized as published.
+#[derive(Debug, Clone, PartialEq, Eq, Default, serde::Serialize)]
 pub struct Implementation {
     /// `name`
     pub name: String,
     /// `version`
     pub version: String,
     /// `title`
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub title: Option<String>,
     /// `description` (2025-11-25): what the implementation does, for people.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
 }
 
 impl Implementation {
     /// Reads an `Implementation` object; `None` without a string `name`.
+    ///
+    /// Hand-written, not derived: it reads a peer's object leniently (a `version`, `title` or
+    /// `description` that is not a string is left out, where a derive would refuse the whole
+    /// object and lose the `name`).
     pub fn from_json(v: &Value) -> Option<Self> {
         Some(Implementation {
             name: v.get("name")?.as_str()?.to_owned(),
@@ -221,18 +224,9 @@ impl Implementation {
         })
     }
 
-    /// The object as published.
+    /// The object as published (its `Serialize`, as a `Value`).
     pub fn to_json(&self) -> Value {
-        let mut m = Map::new();
-        m.insert("name".into(), self.name.clone().into());
-        m.insert("version".into(), self.version.clone().into());
-        if let Some(t) = &self.title {
-            m.insert("title".into(), t.clone().into());
-        }
-        if let Some(d) = &self.description {
-            m.insert("description".into(), d.clone().into());
-        }
-        Value::Object(m)
+        serde_json::to_value(self).expect("an `Implementation` serializes")
     }
 }
 
@@ -258,7 +252,8 @@ impl Role {
 
 /// What a client declared it can do (`capabilities` of `initialize`, or the
 /// `io.modelcontextprotocol/clientCapabilities` entry of a stateless request).
-#[derive(Debug, Clone, PartialEq, Default)]
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize)]
+#[serde(transparent)]
 pub struct ClientCapabilities(pub Value);
 
 impl ClientCapabilities {
@@ -347,5 +342,41 @@ mod tests {
             );
             assert!(error.id.is_none());
         }
+    }
+
+    #[test]
+    fn an_implementation_and_a_log_level_are_written_as_published() {
+        let mut info = Implementation {
+            name: "shop".into(),
+            version: "1.0".into(),
+            ..Implementation::default()
+        };
+        assert_eq!(
+            info.to_json().to_string(),
+            r#"{"name":"shop","version":"1.0"}"#
+        );
+        info.title = Some("Shop".into());
+        info.description = Some("Sells things".into());
+        assert_eq!(
+            info.to_json().to_string(),
+            r#"{"name":"shop","version":"1.0","title":"Shop","description":"Sells things"}"#
+        );
+        for level in LogLevel::ALL {
+            assert_eq!(serde_json::json!(level), level.as_str());
+        }
+    }
+
+    #[test]
+    fn an_error_response_is_written_as_json_rpc_gives_it() {
+        let error = ProtocolError::invalid_params("Invalid params: no `name`");
+        assert_eq!(
+            error_response(&Value::from(7), &error).to_string(),
+            r#"{"jsonrpc":"2.0","id":7,"error":{"code":-32602,"message":"Invalid params: no `name`"}}"#
+        );
+        let error = error.with_data(serde_json::json!({"z": 1, "a": [2]}));
+        assert_eq!(
+            error_response(&Value::Null, &error).to_string(),
+            r#"{"jsonrpc":"2.0","id":null,"error":{"code":-32602,"message":"Invalid params: no `name`","data":{"z":1,"a":[2]}}}"#
+        );
     }
 }

@@ -188,7 +188,9 @@ impl Meta {
 }
 
 /// Reads a params object member by member, straight into its fields (an object only: anything
-/// else is an error).
+/// else is an error). Hand-written, as is `FromObject`: a derive would collect the rest
+/// through `#[serde(flatten)]`'s buffer and copy every key (BENCHMARKS.md, "params read into
+/// fields": HTTP stateless valid 61,362 → 58,384 instructions per call).
 impl<'de> Deserialize<'de> for Params {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         match ObjectOr::<Params>::deserialize(deserializer)? {

@@ -23,15 +23,23 @@ pub const SUBSCRIPTION_ID_KEY: &str = "io.modelcontextprotocol/subscriptionId";
 ///
 /// "All fields are optional. Omitting a field is equivalent to not subscribing to that
 /// notification type." (Notification Filter)
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+///
+/// Serialized as sent: what is not asked for is left out ("Notification types the server does
+/// not support are omitted", Acknowledgment).
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct SubscriptionFilter {
     /// `toolsListChanged`: `notifications/tools/list_changed`.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub tools_list_changed: bool,
     /// `promptsListChanged`: `notifications/prompts/list_changed`.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub prompts_list_changed: bool,
     /// `resourcesListChanged`: `notifications/resources/list_changed`.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub resources_list_changed: bool,
     /// `resourceSubscriptions`: `notifications/resources/updated` for these URIs.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub resource_subscriptions: Vec<String>,
 }
 
@@ -112,6 +120,9 @@ impl SubscriptionFilter {
     }
 
     /// Reads a filter as a peer sent it, leniently (what is not understood is left out).
+    ///
+    /// Hand-written, not derived: a derive would refuse the whole filter for one member of
+    /// the wrong type, where this reads that member as not asked for.
     pub fn from_json(value: &Value) -> Self {
         let flag = |key: &str| value.get(key).and_then(Value::as_bool).unwrap_or(false);
         let uris = value.get("resourceSubscriptions").and_then(Value::as_array);
@@ -128,27 +139,9 @@ impl SubscriptionFilter {
         }
     }
 
-    /// The filter as sent: what is not asked for is left out ("Notification types the server
-    /// does not support are omitted", Acknowledgment).
+    /// The filter as sent (its `Serialize`, as a `Value`).
     pub fn to_json(&self) -> Value {
-        let mut m = Map::new();
-        for (key, on) in [
-            ("toolsListChanged", self.tools_list_changed),
-            ("promptsListChanged", self.prompts_list_changed),
-            ("resourcesListChanged", self.resources_list_changed),
-        ] {
-            if on {
-                m.insert(key.into(), Value::Bool(true));
-            }
-        }
-        if !self.resource_subscriptions.is_empty() {
-            let uris = self.resource_subscriptions.iter().cloned();
-            m.insert(
-                "resourceSubscriptions".into(),
-                Value::Array(uris.map(Value::String).collect()),
-            );
-        }
-        Value::Object(m)
+        serde_json::to_value(self).expect("a `SubscriptionFilter` serializes")
     }
 
     /// True when this filter asks for `change`.
@@ -286,6 +279,14 @@ mod tests {
             json!({"toolsListChanged": true, "resourceSubscriptions": ["a://1", "a://2"]})
         );
         assert_eq!(SubscriptionFilter::from_json(&f.to_json()), f);
+        let all = SubscriptionFilter::resources(["a://1"])
+            .with_tools_list_changed()
+            .with_prompts_list_changed()
+            .with_resources_list_changed();
+        assert_eq!(
+            all.to_json().to_string(),
+            r#"{"toolsListChanged":true,"promptsListChanged":true,"resourcesListChanged":true,"resourceSubscriptions":["a://1"]}"#
+        );
         assert_eq!(filter(json!({})).unwrap().to_json(), json!({}));
         for bad in [
             json!({"toolsListChanged": "yes"}),

@@ -68,7 +68,8 @@ impl ResourceContents {
         self
     }
 
-    /// The item as sent, filling in the URI read and the resource's MIME type.
+    /// The item as sent, filling in the URI read and the resource's MIME type. Hand-written: those
+    /// two come from the read, not from the item (a `Serialize` takes no arguments).
     pub fn to_json(&self, uri: &str, mime_type: Option<&str>) -> Value {
         let mut m = Map::new();
         m.insert("uri".into(), self.uri.as_deref().unwrap_or(uri).into());
@@ -87,6 +88,7 @@ impl ResourceContents {
     }
 
     /// An item read back from its JSON (the client side); `None` when it is neither text nor blob.
+    /// Hand-written: it reads leniently (a `uri` or `mimeType` that is not a string is left out).
     pub fn from_json(value: &Value) -> Option<Self> {
         let body = match (value.get("text"), value.get("blob")) {
             (Some(Value::String(t)), _) => ResourceBody::Text(t.clone()),

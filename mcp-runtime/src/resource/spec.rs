@@ -2,7 +2,8 @@
 //! and its published JSON (a `resources/list` or `resources/templates/list` entry).
 
 use futures_util::future::BoxFuture;
-use serde_json::{Map, Value};
+use serde::Serialize;
+use serde_json::Value;
 
 use crate::error::ToolError;
 use crate::prompt::CompleteRequest;
@@ -21,13 +22,17 @@ pub type VarCompleter =
     fn(CompleteRequest) -> Option<BoxFuture<'static, Result<Vec<String>, ToolError>>>;
 
 /// A resource's `annotations`. A field left empty is absent from the published object.
-#[derive(Debug, Clone, Copy, Default, PartialEq)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct ResourceAnnotations {
     /// `audience`: `"user"` and/or `"assistant"`.
+    #[serde(skip_serializing_if = "<[&str]>::is_empty")]
     pub audience: &'static [&'static str],
     /// `priority`, from 0 (optional) to 1 (required).
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub priority: Option<f64>,
     /// `lastModified`, an ISO 8601 timestamp.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub last_modified: Option<&'static str>,
 }
 
@@ -39,19 +44,15 @@ impl ResourceAnnotations {
         last_modified: None,
     };
 
-    /// The object as published, `None` when empty.
+    /// True when no field is given: the resource publishes no `annotations`.
+    pub fn is_empty(&self) -> bool {
+        self.audience.is_empty() && self.priority.is_none() && self.last_modified.is_none()
+    }
+
+    /// The object as published (its `Serialize`, as a `Value`), `None` when empty.
     pub fn to_json(&self) -> Option<Value> {
-        let mut m = Map::new();
-        if !self.audience.is_empty() {
-            m.insert("audience".into(), self.audience.to_vec().into());
-        }
-        if let Some(p) = self.priority {
-            m.insert("priority".into(), p.into());
-        }
-        if let Some(t) = self.last_modified {
-            m.insert("lastModified".into(), t.into());
-        }
-        (!m.is_empty()).then_some(Value::Object(m))
+        let value = serde_json::to_value(self).expect("annotations serialize");
+        (!self.is_empty()).then_some(value)
     }
 }
 
@@ -86,29 +87,40 @@ pub struct ResourceSpec {
 impl ResourceSpec {
     /// The `resources/list` entry (a fixed URI) or `resources/templates/list` entry (a template).
     pub fn to_json(&self, template: bool) -> Value {
-        let mut m = Map::new();
-        m.insert(
-            if template { "uriTemplate" } else { "uri" }.into(),
-            self.uri.into(),
-        );
-        m.insert("name".into(), self.name.into());
-        if let Some(t) = self.title {
-            m.insert("title".into(), t.into());
-        }
-        if let Some(d) = self.description {
-            m.insert("description".into(), d.into());
-        }
-        if let Some(mime) = self.mime_type {
-            m.insert("mimeType".into(), mime.into());
-        }
-        if let (Some(size), false) = (self.size, template) {
-            m.insert("size".into(), size.into());
-        }
-        if let Some(a) = self.annotations.to_json() {
-            m.insert("annotations".into(), a);
-        }
-        Value::Object(m)
+        let entry = Entry {
+            uri: (!template).then_some(self.uri),
+            uri_template: template.then_some(self.uri),
+            name: self.name,
+            title: self.title,
+            description: self.description,
+            mime_type: self.mime_type,
+            size: self.size.filter(|_| !template),
+            annotations: self.annotations,
+        };
+        serde_json::to_value(entry).expect("a resource's entry serializes")
     }
+}
+
+/// A `resources/list` or `resources/templates/list` entry as published: a fixed resource has a
+/// `uri` and may have a `size`, a template has a `uriTemplate`.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Entry {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    uri: Option<&'static str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    uri_template: Option<&'static str>,
+    name: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    title: Option<&'static str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    description: Option<&'static str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    mime_type: Option<&'static str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    size: Option<u64>,
+    #[serde(skip_serializing_if = "ResourceAnnotations::is_empty")]
+    annotations: ResourceAnnotations,
 }
 
 /// Implemented by the struct `#[resource]` emits beside each function.
@@ -128,4 +140,53 @@ pub trait ResourceSet {
     const URIS: &'static [&'static str];
     /// The specs, in order.
     fn specs() -> Vec<ResourceSpec>;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn spec(annotations: ResourceAnnotations) -> ResourceSpec {
+        ResourceSpec {
+            uri: "notes://{title}",
+            name: "note",
+            title: Some("Note"),
+            description: Some("One note."),
+            mime_type: Some("text/markdown"),
+            size: Some(12),
+            annotations,
+            state: Vec::new,
+            complete: |_| None,
+            handler: |_| Box::pin(async { Ok(Vec::new()) }),
+            scopes: &[],
+        }
+    }
+
+    /// Each list's entry, member by member in the published order: a template has no `size`,
+    /// and empty annotations are left out.
+    #[test]
+    fn an_entry_is_written_as_published() {
+        let annotations = ResourceAnnotations {
+            audience: &["user"],
+            priority: Some(0.5),
+            last_modified: Some("2025-01-01T00:00:00Z"),
+        };
+        assert_eq!(
+            spec(annotations).to_json(false).to_string(),
+            r#"{"uri":"notes://{title}","name":"note","title":"Note","description":"One note.","mimeType":"text/markdown","size":12,"annotations":{"audience":["user"],"priority":0.5,"lastModified":"2025-01-01T00:00:00Z"}}"#
+        );
+        assert_eq!(
+            spec(ResourceAnnotations::NONE).to_json(true).to_string(),
+            r#"{"uriTemplate":"notes://{title}","name":"note","title":"Note","description":"One note.","mimeType":"text/markdown"}"#
+        );
+        assert_eq!(ResourceAnnotations::NONE.to_json(), None);
+        let priority = ResourceAnnotations {
+            priority: Some(1.0),
+            ..ResourceAnnotations::NONE
+        };
+        assert_eq!(
+            priority.to_json().map(|v| v.to_string()).as_deref(),
+            Some(r#"{"priority":1.0}"#)
+        );
+    }
 }

@@ -19,6 +19,7 @@ use std::collections::HashMap;
 
 use schemars::generate::SchemaSettings;
 use schemars::{JsonSchema, SchemaGenerator};
+use serde::Serialize;
 use serde_json::{Map, Value, json};
 
 pub use flatten::{FlatKeys, flat_keys};
@@ -32,8 +33,9 @@ pub struct OutputSchema {
     pub wrapped: bool,
 }
 
-/// A numeric bound as written in `#[arg(...)]`.
-#[derive(Debug, Clone, Copy, PartialEq)]
+/// A numeric bound as written in `#[arg(...)]`, published as the number it holds.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[serde(untagged)]
 pub enum Num {
     /// A signed integer literal.
     Int(i64),
@@ -43,41 +45,44 @@ pub enum Num {
     Float(f64),
 }
 
-impl Num {
-    fn to_json(self) -> Value {
-        match self {
-            Num::Int(i) => json!(i),
-            Num::UInt(u) => json!(u),
-            Num::Float(f) => json!(f),
-        }
-    }
-}
-
-/// The constraints of one argument, as given in `#[arg(...)]`.
-#[derive(Debug, Clone, Default)]
+/// The constraints of one argument, as given in `#[arg(...)]`; serialized as the schema keywords
+/// they publish, those not given left out.
+#[derive(Debug, Clone, Default, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct Constraints {
     /// `pattern` (ECMA-262).
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub pattern: Option<&'static str>,
     /// `format`: one of JSON Schema's or one the server registers
     /// ([`crate::ServerBuilder::format`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub format: Option<&'static str>,
     /// `minimum`
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub minimum: Option<Num>,
     /// `maximum`
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub maximum: Option<Num>,
     /// `exclusiveMinimum`
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub exclusive_minimum: Option<Num>,
     /// `exclusiveMaximum`
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub exclusive_maximum: Option<Num>,
     /// `minLength` (code points)
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub min_length: Option<u64>,
     /// `maxLength` (code points)
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub max_length: Option<u64>,
     /// `minItems`
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub min_items: Option<u64>,
     /// `maxItems`
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub max_items: Option<u64>,
     /// A fixed set of allowed values, published as `enum`.
+    #[serde(rename = "enum", skip_serializing_if = "Option::is_none")]
     pub one_of: Option<Vec<Value>>,
 }
 
@@ -254,22 +259,10 @@ fn apply_constraints(schema: &mut Value, c: &Constraints) {
         *schema = json!({});
     }
     let obj = schema.as_object_mut().expect("object schema");
-    let mut set = |k: &str, v: Option<Value>| {
-        if let Some(v) = v {
-            obj.insert(k.into(), v);
-        }
-    };
-    set("pattern", c.pattern.map(Value::from));
-    set("format", c.format.map(Value::from));
-    set("minimum", c.minimum.map(Num::to_json));
-    set("maximum", c.maximum.map(Num::to_json));
-    set("exclusiveMinimum", c.exclusive_minimum.map(Num::to_json));
-    set("exclusiveMaximum", c.exclusive_maximum.map(Num::to_json));
-    set("minLength", c.min_length.map(Value::from));
-    set("maxLength", c.max_length.map(Value::from));
-    set("minItems", c.min_items.map(Value::from));
-    set("maxItems", c.max_items.map(Value::from));
-    set("enum", c.one_of.clone().map(Value::Array));
+    // A keyword the generated schema has already is replaced in its place (`Map::insert`).
+    if let Value::Object(keywords) = json!(c) {
+        obj.extend(keywords);
+    }
 }
 
 /// Applies the profile to a generated schema: drops Rust-specific `format`s and gives every

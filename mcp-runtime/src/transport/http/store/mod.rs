@@ -104,7 +104,8 @@ pub trait SessionStore: Send + Sync + 'static {
 /// What any replica needs to serve a session's next request. Built by the endpoint (a store
 /// keeps it, writes it with [`to_json`](Self::to_json) and reads it back with
 /// [`from_json`](Self::from_json)); it gains fields as sessions learn more.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct SessionRecord {
     /// The protocol version `initialize` negotiated.
@@ -120,6 +121,7 @@ pub struct SessionRecord {
     /// The resource URIs the client subscribed to (empty until the server has resources).
     pub subscriptions: BTreeSet<String>,
     /// When `initialize` opened the session, in milliseconds since the Unix epoch.
+    #[serde(rename = "created")]
     pub created_ms: u64,
     /// Who opened the session, when the endpoint checks access tokens (feature `auth`): the
     /// token's issuer and subject. Every replica refuses the session's id with another
@@ -128,21 +130,16 @@ pub struct SessionRecord {
 }
 
 impl SessionRecord {
-    /// The JSON a shared store keeps.
+    /// The JSON a shared store keeps (its `Serialize`, as a `Value`).
     pub fn to_json(&self) -> Value {
-        json!({
-            "version": self.version,
-            "clientInfo": self.client_info.as_ref().map(Implementation::to_json),
-            "capabilities": self.capabilities.as_json(),
-            "initialized": self.initialized,
-            "logLevel": self.log_level.map(LogLevel::as_str),
-            "subscriptions": self.subscriptions,
-            "created": self.created_ms,
-            "owner": self.owner,
-        })
+        serde_json::to_value(self).expect("a `SessionRecord` serializes")
     }
 
     /// Reads what [`SessionRecord::to_json`] wrote; an error names what is wrong.
+    ///
+    /// Hand-written, not derived: `version` must be one of `HANDSHAKE_VERSIONS` (kept as
+    /// `&'static str`), a record written by an older version lacks members it reads as their
+    /// defaults, and each refusal says which member of the record is wrong.
     pub fn from_json(value: &Value) -> Result<Self, StoreError> {
         let bad = |what: &str| StoreError::new(format!("a stored session has {what}"));
         let object: &Map<String, Value> = value.as_object().ok_or_else(|| bad("no object"))?;
@@ -298,6 +295,27 @@ pub(super) mod tests {
             ..record
         };
         assert_eq!(SessionRecord::from_json(&bare.to_json()).unwrap(), bare);
+    }
+
+    /// The bytes a shared store keeps, member by member in this order (a record written by an
+    /// earlier version reads back, and a later one reads these).
+    #[test]
+    fn a_record_is_stored_as_these_bytes() {
+        assert_eq!(
+            record().to_json().to_string(),
+            r#"{"version":"2025-06-18","clientInfo":{"name":"probe","version":"1.0","title":"Probe"},"capabilities":{"elicitation":{}},"initialized":true,"logLevel":"warning","subscriptions":["file:///a"],"created":1700000000000,"owner":"https://idp.example\u001falice"}"#
+        );
+        let bare = SessionRecord {
+            client_info: None,
+            log_level: None,
+            subscriptions: BTreeSet::new(),
+            owner: None,
+            ..record()
+        };
+        assert_eq!(
+            serde_json::to_string(&bare).unwrap(),
+            r#"{"version":"2025-06-18","clientInfo":null,"capabilities":{"elicitation":{}},"initialized":true,"logLevel":null,"subscriptions":[],"created":1700000000000,"owner":null}"#
+        );
     }
 
     #[test]

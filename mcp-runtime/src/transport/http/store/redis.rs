@@ -128,7 +128,7 @@ fn millis(ttl: Duration) -> u64 {
 }
 
 fn encode(record: &SessionRecord) -> String {
-    record.to_json().to_string()
+    serde_json::to_string(record).expect("a `SessionRecord` serializes")
 }
 
 impl SessionStore for RedisSessionStore {
