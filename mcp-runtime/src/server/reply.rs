@@ -189,7 +189,7 @@ impl serde::Serialize for Reply {
                 m.serialize_entry("result", &CallResult(r, info.as_deref()))?
             }
             ReplyBody::Page(page) => m.serialize_entry("result", page)?,
-            ReplyBody::Error(e) => m.serialize_entry("error", &ErrorObject(e))?,
+            ReplyBody::Error(e) => m.serialize_entry("error", e)?,
         }
         m.end()
     }
@@ -214,21 +214,6 @@ impl serde::Serialize for CallResult<'_> {
                 (None, Some(meta)) => m.serialize_entry("_meta", meta),
                 (None, None) => Ok(()),
             })?;
-        m.end()
-    }
-}
-
-struct ErrorObject<'a>(&'a ProtocolError);
-
-impl serde::Serialize for ErrorObject<'_> {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        use serde::ser::SerializeMap;
-        let mut m = serializer.serialize_map(None)?;
-        m.serialize_entry("code", &self.0.code)?;
-        m.serialize_entry("message", &self.0.message)?;
-        if let Some(data) = &self.0.data {
-            m.serialize_entry("data", data)?;
-        }
         m.end()
     }
 }

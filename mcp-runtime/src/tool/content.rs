@@ -176,15 +176,23 @@ impl Serialize for EmbeddedResource<'_> {
 }
 
 /// The result of `tools/call`: content for the model, optional structured content for programs.
-#[derive(Debug, Clone, PartialEq, Default)]
+///
+/// Derived: the transports write a call's result from the value its tool returned
+/// (`tool/output.rs`); this one is what `ToolTable::call`, a task's stored result and a
+/// content-returning tool take.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct CallToolResult {
     /// Blocks the model reads.
     pub content: Vec<Content>,
     /// JSON matching the tool's outputSchema, when it has one.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub structured_content: Option<Value>,
     /// True when the tool failed.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub is_error: bool,
     /// `_meta` of the result (an error id for hidden failures, for example).
+    #[serde(rename = "_meta", skip_serializing_if = "Option::is_none")]
     pub meta: Option<Map<String, Value>>,
 }
 
@@ -252,23 +260,6 @@ impl CallToolResult {
             is_error: obj.get("isError").and_then(Value::as_bool).unwrap_or(false),
             meta: obj.get("_meta").and_then(Value::as_object).cloned(),
         })
-    }
-}
-
-impl Serialize for CallToolResult {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let mut m = serializer.serialize_map(None)?;
-        m.serialize_entry("content", &self.content)?;
-        if let Some(s) = &self.structured_content {
-            m.serialize_entry("structuredContent", s)?;
-        }
-        if self.is_error {
-            m.serialize_entry("isError", &true)?;
-        }
-        if let Some(meta) = &self.meta {
-            m.serialize_entry("_meta", meta)?;
-        }
-        m.end()
     }
 }
 
