@@ -16,6 +16,7 @@
 //! | `fetch.rs` | the fetches: https (or loopback http), no redirects, timeout, size cap |
 //! | `server.rs` | `ResourceServer`: the settings; Protected Resource Metadata; the challenges |
 //! | `declare.rs` | the scope methods of `ServerBuilder` (always there, whatever the features) |
+//! | `bearer.rs` | the token of an `Authorization: Bearer` header, read from its bytes (with `http`: `BearerAuth` reads it too) |
 //! | `layer.rs` | the check in front of the endpoint (token, server-wide scopes), and its half the endpoint runs on the messages it read (the scopes of what they name) |
 //!
 //! ```no_run
@@ -36,6 +37,8 @@
 //! # Ok(()) }
 //! ```
 
+#[cfg(feature = "http")]
+pub(crate) mod bearer;
 #[cfg(feature = "auth")]
 mod cache;
 mod declare;
