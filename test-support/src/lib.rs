@@ -9,6 +9,7 @@
 //! - [`redis`]: a throwaway `redis-server` on a free port, and `redis-cli` to look into it;
 //! - [`redis_cluster`]: a throwaway local Redis Cluster, and [`redis_cluster::RedisLike`], what a
 //!   test body needs of either;
+//! - [`desk`]: the domain error (`DeskError`) of the `VisibleError` tests, and its lookup;
 //! - [`golden`]: a text compared with a committed file, a unified diff on mismatch;
 //! - [`wait`]: polling until a condition holds, bounded in time;
 //! - [`shapes`]: argument types several schema tests share (`Address`, `Tree`);
@@ -17,6 +18,7 @@
 //! - [`call_detached`]: a tool of a table called outside any connection;
 //! - [`build_error`]: what the builder refuses for a table.
 
+pub mod desk;
 pub mod golden;
 pub mod http;
 pub mod nginx;

@@ -1,38 +1,9 @@
-//! A stdio server whose tools fail with a domain error (a thiserror enum implementing
+//! A stdio server whose tools fail with a domain error (`test_support::desk`, a thiserror enum implementing
 //! `VisibleError`: one variant the model may read, one hidden behind an error id), spawned as a
 //! real process by tests/it/visible_errors_stdio.rs.
 
 use mcp_runtime::prelude::*;
-
-/// The desk's failures.
-#[derive(Debug, thiserror::Error)]
-enum DeskError {
-    /// The model can fix this: it asked for a note that does not exist.
-    #[error("no note {0}; list the notes to see their ids")]
-    NoSuchNote(u32),
-    /// The model cannot: the database failed (its address and the cause stay in the log).
-    #[error("the notes database at 10.0.0.5 refused the query")]
-    Database(#[source] std::io::Error),
-}
-
-impl VisibleError for DeskError {
-    fn visible_message(&self) -> Option<String> {
-        match self {
-            DeskError::NoSuchNote(_) => Some(self.to_string()),
-            DeskError::Database(_) => None,
-        }
-    }
-}
-
-fn find(id: u32) -> Result<String, DeskError> {
-    match id {
-        1 => Ok("buy milk".into()),
-        2 => Err(DeskError::Database(std::io::Error::other(
-            "password 'hunter2'",
-        ))),
-        _ => Err(DeskError::NoSuchNote(id)),
-    }
-}
+use test_support::desk::{DeskError, find};
 
 /// Read a note by its id.
 #[tool]

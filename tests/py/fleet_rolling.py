@@ -102,8 +102,11 @@ async def timed(tally: Tally, call) -> None:
         await asyncio.sleep(0.05)
 
 
-async def quick(tally: Tally, ready: asyncio.Event) -> None:
-    async with Client(URL, mode="legacy", cache=None) as client:
+async def finder(tally: Tally, ready: asyncio.Event, mode: str) -> None:
+    """`find_slots` in a loop in `mode`: "legacy" on a session (`quick`), whose last call, after
+    every replica was restarted, must still answer; or "2026-07-28", stateless, with no session
+    to outlive the restarts."""
+    async with Client(URL, mode=mode, cache=None) as client:
         async def call():
             return await find_slots(client), 0.0
 
@@ -111,7 +114,8 @@ async def quick(tally: Tally, ready: asyncio.Event) -> None:
         ready.set()
         while not stopped():
             await timed(tally, call)
-        await last_call(tally, client)
+        if mode == "legacy":
+            await last_call(tally, client)
 
 
 async def until_answer_file() -> None:
@@ -173,17 +177,6 @@ async def booker(tally: Tally, ready: asyncio.Event, think: float, year: int, ho
         await last_call(tally, client)
 
 
-async def stateless(tally: Tally, ready: asyncio.Event) -> None:
-    async with Client(URL, mode="2026-07-28", cache=None) as client:
-        async def call():
-            return await find_slots(client), 0.0
-
-        await timed(tally, call)
-        ready.set()
-        while not stopped():
-            await timed(tally, call)
-
-
 async def last_call(tally: Tally, client: Client) -> None:
     """The session's last call, after every replica was restarted: it answers if the session lives."""
     try:
@@ -200,10 +193,10 @@ async def main() -> int:
     tallies = {name: Tally(name) for name in ("quick", "bookings", "long", "stateless")}
     readies = {name: asyncio.Event() for name in tallies}
     runs = [
-        quick(tallies["quick"], readies["quick"]),
+        finder(tallies["quick"], readies["quick"], "legacy"),
         booker(tallies["bookings"], readies["bookings"], THINK_SHORT, 2030),
         booker(tallies["long"], readies["long"], THINK_LONG, 2050, hold_first=True),
-        stateless(tallies["stateless"], readies["stateless"]),
+        finder(tallies["stateless"], readies["stateless"], "2026-07-28"),
     ]
     tasks = [asyncio.create_task(run) for run in runs]
 

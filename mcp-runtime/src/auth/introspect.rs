@@ -3,12 +3,11 @@
 
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
-use futures_util::future::BoxFuture;
 use reqwest::Url;
 use serde_json::Value;
 
 use super::fetch::{DEFAULT_MAX_FETCH_BYTES, Fetcher, checked_url, form_encode};
-use super::{Principal, TokenError, TokenValidator};
+use super::{Principal, TokenError, validate_by_check};
 
 /// Validates tokens by asking the introspection endpoint (RFC 7662), authenticated with the
 /// resource server's own client credentials (HTTP Basic). The answer must say `active: true`,
@@ -104,15 +103,7 @@ impl IntrospectionValidator {
     }
 }
 
-impl TokenValidator for IntrospectionValidator {
-    fn validate<'a>(
-        &'a self,
-        token: &'a str,
-        resource: &'a str,
-    ) -> BoxFuture<'a, Result<Principal, TokenError>> {
-        Box::pin(self.check(token, resource))
-    }
-}
+validate_by_check!(IntrospectionValidator);
 
 impl std::fmt::Debug for IntrospectionValidator {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {

@@ -4,13 +4,12 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use base64::Engine;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
-use futures_util::future::BoxFuture;
 use serde_json::{Map, Value};
 
 use super::fetch::{DEFAULT_FETCH_TIMEOUT, DEFAULT_MAX_FETCH_BYTES, Fetcher, checked_url};
 use super::jwks::{KeyPolicy, KeySource, find};
 use super::jws::Algorithm;
-use super::{Principal, TokenError, TokenValidator};
+use super::{Principal, TokenError, validate_by_check};
 
 /// The algorithms accepted by default: RS256, PS256, ES256, EdDSA.
 pub const DEFAULT_ALGORITHMS: &[Algorithm] = &[
@@ -221,15 +220,7 @@ impl JwtValidator {
     }
 }
 
-impl TokenValidator for JwtValidator {
-    fn validate<'a>(
-        &'a self,
-        token: &'a str,
-        resource: &'a str,
-    ) -> BoxFuture<'a, Result<Principal, TokenError>> {
-        Box::pin(self.check(token, resource))
-    }
-}
+validate_by_check!(JwtValidator);
 
 impl std::fmt::Debug for JwtValidator {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {

@@ -18,6 +18,7 @@ use futures_util::future::BoxFuture;
 use http_body_util::{BodyExt, Limited};
 use serde_json::{Value, json};
 
+use super::bearer::bearer_bytes;
 use super::server::{challenge, metadata_url};
 use super::{Principal, ResourceServer, TokenError, canonical_resource};
 use crate::context::principal::serve_as;
@@ -387,25 +388,6 @@ impl Guard {
 fn remembered(auth: &ResourceServer, value: &HeaderValue, resource: &str) -> Option<Principal> {
     let token = std::str::from_utf8(bearer_bytes(value)?).ok()?;
     auth.validator.remembered(token, resource)
-}
-
-/// The token's bytes of `Authorization: Bearer <token>` (the scheme in any case, the spaces
-/// around the token dropped); `None` for another scheme.
-fn bearer_bytes(value: &HeaderValue) -> Option<&[u8]> {
-    let bytes = value.as_bytes();
-    let (scheme, token) = match bytes.iter().position(|&b| b == b' ') {
-        Some(space) => (&bytes[..space], &bytes[space + 1..]),
-        None => (bytes, &[][..]),
-    };
-    if !scheme.eq_ignore_ascii_case(b"bearer") {
-        return None;
-    }
-    let start = token.iter().position(|&b| b != b' ').unwrap_or(token.len());
-    let end = token
-        .iter()
-        .rposition(|&b| b != b' ')
-        .map_or(start, |last| last + 1);
-    Some(&token[start..end])
 }
 
 /// The token of `Authorization: Bearer <token68>` (the scheme in any case). Another scheme

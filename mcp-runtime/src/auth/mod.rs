@@ -17,6 +17,7 @@
 //! | `fetch.rs` | the fetches: https (or loopback http), no redirects, timeout, size cap |
 //! | `server.rs` | `ResourceServer`: the settings; Protected Resource Metadata; the challenges |
 //! | `declare.rs` | the scope methods of `ServerBuilder` (always there, whatever the features) |
+//! | `bearer.rs` | the token of an `Authorization: Bearer` header, read from its bytes (with `http`: `BearerAuth` reads it too) |
 //! | `layer.rs` | the check in front of the endpoint (token, server-wide scopes), and its half the endpoint runs on the messages it read (the scopes of what they name) |
 //!
 //! ```no_run
@@ -37,6 +38,8 @@
 //! # Ok(()) }
 //! ```
 
+#[cfg(feature = "http")]
+pub(crate) mod bearer;
 #[cfg(feature = "auth")]
 mod cache;
 mod declare;
@@ -132,32 +135,48 @@ pub trait TokenValidator: Send + Sync + 'static {
     }
 }
 
+/// `impl TokenValidator for $validator` by the validator's own `async fn check(&self, token,
+/// resource)`, its future boxed: how this folder's validators are written.
 #[cfg(feature = "auth")]
-impl<V: TokenValidator + ?Sized> TokenValidator for Arc<V> {
-    fn validate<'a>(
-        &'a self,
-        token: &'a str,
-        resource: &'a str,
-    ) -> BoxFuture<'a, Result<Principal, TokenError>> {
-        (**self).validate(token, resource)
-    }
-
-    fn remembered(&self, token: &str, resource: &str) -> Option<Principal> {
-        (**self).remembered(token, resource)
-    }
+macro_rules! validate_by_check {
+    ($validator:ty) => {
+        impl $crate::auth::TokenValidator for $validator {
+            fn validate<'a>(
+                &'a self,
+                token: &'a str,
+                resource: &'a str,
+            ) -> futures_util::future::BoxFuture<
+                'a,
+                Result<$crate::auth::Principal, $crate::auth::TokenError>,
+            > {
+                Box::pin(self.check(token, resource))
+            }
+        }
+    };
 }
 
 #[cfg(feature = "auth")]
-impl<V: TokenValidator + ?Sized> TokenValidator for Box<V> {
-    fn validate<'a>(
-        &'a self,
-        token: &'a str,
-        resource: &'a str,
-    ) -> BoxFuture<'a, Result<Principal, TokenError>> {
-        (**self).validate(token, resource)
-    }
+use validate_by_check;
 
-    fn remembered(&self, token: &str, resource: &str) -> Option<Principal> {
-        (**self).remembered(token, resource)
-    }
+/// A validator behind a pointer (`Arc<V>`, `Box<V>`) validates and remembers as `V` itself.
+#[cfg(feature = "auth")]
+macro_rules! through_pointer {
+    ($($pointer:ident),+) => {$(
+        impl<V: TokenValidator + ?Sized> TokenValidator for $pointer<V> {
+            fn validate<'a>(
+                &'a self,
+                token: &'a str,
+                resource: &'a str,
+            ) -> BoxFuture<'a, Result<Principal, TokenError>> {
+                (**self).validate(token, resource)
+            }
+
+            fn remembered(&self, token: &str, resource: &str) -> Option<Principal> {
+                (**self).remembered(token, resource)
+            }
+        }
+    )+};
 }
+
+#[cfg(feature = "auth")]
+through_pointer!(Arc, Box);

@@ -6,27 +6,9 @@
 
 use mcp_runtime::prelude::*;
 use mcp_runtime::{ToolError, error_chain};
-use serde_json::{Value, json};
+use serde_json::json;
+use test_support::desk::{DeskError, check_tool, find, outcome};
 use test_support::stdio::{ERAS, RawPeer};
-
-#[derive(Debug, thiserror::Error)]
-pub enum DeskError {
-    /// The model can fix this: it asked for a note that does not exist.
-    #[error("no note {0}; list the notes to see their ids")]
-    NoSuchNote(u32),
-    /// The model cannot: the database failed.
-    #[error("the notes database at 10.0.0.5 refused the query")]
-    Database(#[source] std::io::Error),
-}
-
-impl VisibleError for DeskError {
-    fn visible_message(&self) -> Option<String> {
-        match self {
-            DeskError::NoSuchNote(_) => Some(self.to_string()),
-            DeskError::Database(_) => None,
-        }
-    }
-}
 
 /// A closed desk: visible, with its cause (the chain is opt-in).
 #[derive(Debug, thiserror::Error)]
@@ -36,16 +18,6 @@ pub struct Closed(#[source] pub std::io::Error);
 impl VisibleError for Closed {
     fn visible_message(&self) -> Option<String> {
         Some(error_chain(self))
-    }
-}
-
-fn find(id: u32) -> Result<String, DeskError> {
-    match id {
-        1 => Ok("buy milk".into()),
-        2 => Err(DeskError::Database(std::io::Error::other(
-            "password 'hunter2'",
-        ))),
-        _ => Err(DeskError::NoSuchNote(id)),
     }
 }
 
@@ -76,13 +48,6 @@ fn server() -> Server {
         .unwrap_or_else(|e| panic!("the server builds: {e}"))
 }
 
-/// The text of a tool result, and whether it is an error.
-fn outcome(r: &Value) -> (bool, String) {
-    let result = &r["result"];
-    let text = result["content"][0]["text"].as_str().unwrap_or_default();
-    (result["isError"] == json!(true), text.to_owned())
-}
-
 #[tokio::test]
 async fn visible_variants_reach_the_model_and_hidden_ones_do_not_in_both_eras() {
     let server = server();
@@ -90,32 +55,7 @@ async fn visible_variants_reach_the_model_and_hidden_ones_do_not_in_both_eras() 
         let mut peer = RawPeer::in_process(&server, era);
         peer.open().await;
         for tool in ["read_note", "read_note_checked"] {
-            let r = peer.call_tool(tool, json!({"id": 1})).await;
-            assert_eq!(
-                outcome(&r),
-                (false, "buy milk".into()),
-                "{era:?} {tool}: {r}"
-            );
-
-            let r = peer.call_tool(tool, json!({"id": 5})).await;
-            let (is_error, text) = outcome(&r);
-            assert!(is_error, "{era:?} {tool}: {r}");
-            assert!(
-                text.ends_with("no note 5; list the notes to see their ids"),
-                "{text}"
-            );
-
-            let r = peer.call_tool(tool, json!({"id": 2})).await;
-            let (is_error, text) = outcome(&r);
-            assert!(is_error, "{r}");
-            assert!(
-                !text.contains("10.0.0.5") && !text.contains("hunter2"),
-                "{text}"
-            );
-            assert!(
-                r["result"]["_meta"]["errorId"].is_string(),
-                "{era:?} {tool}: {r}"
-            );
+            check_tool(&mut peer, era, tool).await;
         }
         let r = peer.call_tool("read_note_checked", json!({"id": 8})).await;
         let (is_error, text) = outcome(&r);

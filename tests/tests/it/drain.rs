@@ -11,6 +11,7 @@ use std::process::Stdio;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use integration_tests::drain::{brew, linger};
 use mcp_runtime::Shutdown;
 use mcp_runtime::http::HttpOptions;
 use mcp_runtime::prelude::*;
@@ -24,21 +25,6 @@ use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 use crate::common;
 
 const DRAIN_SERVER: &str = env!("CARGO_BIN_EXE_drain_server");
-
-/// Reports progress, then answers after `ms` milliseconds.
-#[tool]
-async fn linger(ctx: &Context, ms: u64) -> String {
-    ctx.progress(0.0, Some(1.0), Some("lingering"));
-    tokio::time::sleep(Duration::from_millis(ms)).await;
-    format!("lingered {ms} ms")
-}
-
-/// Brews for `ms` milliseconds, as a task when the client takes tasks.
-#[tool(task)]
-async fn brew(ms: u64) -> String {
-    tokio::time::sleep(Duration::from_millis(ms)).await;
-    format!("brewed {ms} ms")
-}
 
 /// A server drained by `shutdown`, on a free loopback port: its base URL and the serve call.
 async fn serve(

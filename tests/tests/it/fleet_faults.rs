@@ -29,6 +29,7 @@ use test_support::nginx::{Nginx, spawn_replica};
 use test_support::redis::Redis;
 use test_support::redis_cluster::RedisLike;
 use tokio::process::Child;
+use tokio::task::JoinHandle;
 
 const REPLICA: &str = env!("CARGO_BIN_EXE_http_replica");
 const REPLICAS: usize = 3;
@@ -169,6 +170,66 @@ pub(crate) async fn stateless_client(url: String, stop: Arc<AtomicBool>) -> (usi
     (ok, failed)
 }
 
+/// The load of the fault tests: eight [`session_client`]s and a [`stateless_client`], calling
+/// through one URL until [`Load::recovered`].
+pub(crate) struct Load {
+    stop: Arc<AtomicBool>,
+    clients: Vec<JoinHandle<(Outcomes, Vec<bool>)>>,
+    stateless: JoinHandle<(usize, usize)>,
+}
+
+impl Load {
+    /// The clients started on `url`.
+    pub(crate) fn start(url: &str) -> Load {
+        let stop = Arc::new(AtomicBool::new(false));
+        let clients = (0..8)
+            .map(|_| tokio::spawn(session_client(url.to_owned(), stop.clone())))
+            .collect();
+        let stateless = tokio::spawn(stateless_client(url.to_owned(), stop.clone()));
+        Load {
+            stop,
+            clients,
+            stateless,
+        }
+    }
+
+    /// Four seconds more (long enough for every client to be served again, a new session
+    /// opened where its own is gone), then the clients stopped: each session client's last 20
+    /// calls answered (asserted); the outcomes of them all, and the stateless calls answered
+    /// and not.
+    pub(crate) async fn recovered(self) -> (Outcomes, (usize, usize)) {
+        tokio::time::sleep(Duration::from_secs(4)).await;
+        self.stop.store(true, Ordering::SeqCst);
+        let mut total = Outcomes::new();
+        for client in self.clients {
+            let (outcomes, recent) = client.await.unwrap();
+            let tail = &recent[recent.len().saturating_sub(20)..];
+            assert!(
+                tail.len() == 20 && tail.iter().all(|ok| *ok),
+                "a client had not recovered: {outcomes:?}"
+            );
+            for (outcome, n) in outcomes {
+                *total.entry(outcome).or_default() += n;
+            }
+        }
+        (total, self.stateless.await.unwrap())
+    }
+}
+
+/// The outcomes in `total` that no store fault explains: none but an answer, an `initialize`
+/// (200, or 503 while the store is down), a `503` with `-32000` (the store unavailable) or a
+/// `404` with `-32600` (a session the store lost).
+pub(crate) fn unexpected(total: &Outcomes) -> Vec<&String> {
+    total
+        .keys()
+        .filter(|o| {
+            !matches!(o.as_str(), "ok" | "initialize 200" | "initialize 503")
+                && !o.starts_with("503 error -32000")
+                && !o.starts_with("404 error -32600")
+        })
+        .collect()
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn redis_stopped_and_restarted_under_load_refuses_clearly_then_recovers() {
     let Some(mut redis) = Redis::start() else {
@@ -177,11 +238,7 @@ async fn redis_stopped_and_restarted_under_load_refuses_clearly_then_recovers() 
     let Some((mut replicas, proxy)) = fleet(&redis).await else {
         return;
     };
-    let stop = Arc::new(AtomicBool::new(false));
-    let clients: Vec<_> = (0..8)
-        .map(|_| tokio::spawn(session_client(proxy.url.clone(), stop.clone())))
-        .collect();
-    let stateless = tokio::spawn(stateless_client(proxy.url.clone(), stop.clone()));
+    let load = Load::start(&proxy.url);
 
     tokio::time::sleep(Duration::from_secs(2)).await;
     let before = proxy.served("POST").values().sum::<usize>();
@@ -189,23 +246,7 @@ async fn redis_stopped_and_restarted_under_load_refuses_clearly_then_recovers() 
     tokio::time::sleep(Duration::from_secs(2)).await;
     let during = proxy.served("POST").values().sum::<usize>() - before;
     redis.restart();
-    // Long enough for every client to notice its session is gone and open another.
-    tokio::time::sleep(Duration::from_secs(4)).await;
-    stop.store(true, Ordering::SeqCst);
-
-    let mut total = Outcomes::new();
-    for client in clients {
-        let (outcomes, recent) = client.await.unwrap();
-        let tail = &recent[recent.len().saturating_sub(20)..];
-        assert!(
-            tail.len() == 20 && tail.iter().all(|ok| *ok),
-            "a client had not recovered: {outcomes:?}"
-        );
-        for (outcome, n) in outcomes {
-            *total.entry(outcome).or_default() += n;
-        }
-    }
-    let (stateless_ok, stateless_failed) = stateless.await.unwrap();
+    let (total, (stateless_ok, stateless_failed)) = load.recovered().await;
     eprintln!(
         "Redis stopped for 2 s and restarted empty under load: session outcomes {total:?}; \
          stateless calls {stateless_ok} answered, {stateless_failed} not; {during} requests \
@@ -213,15 +254,7 @@ async fn redis_stopped_and_restarted_under_load_refuses_clearly_then_recovers() 
         proxy.served("POST")
     );
     // While Redis was down: refusals that say so, nothing else.
-    let unexpected: Vec<&String> = total
-        .keys()
-        .filter(|o| {
-            !matches!(o.as_str(), "ok" | "initialize 200" | "initialize 503")
-                && !o.starts_with("503 error -32000")
-                && !o.starts_with("404 error -32600")
-        })
-        .collect();
-    assert!(unexpected.is_empty(), "{total:?}");
+    assert!(unexpected(&total).is_empty(), "{total:?}");
     assert!(
         total.get("503 error -32000").is_some_and(|n| *n > 0),
         "{total:?}"

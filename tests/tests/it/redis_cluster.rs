@@ -12,11 +12,9 @@
 //! Needs Debian's `redis-server` (and nginx, and `<repo>/.venv` for the Python fleet); without
 //! them the tests say why and pass, unless `MCP_INTEROP_REQUIRED` is set (`.ci/run` sets it).
 
-use crate::fleet_faults::{Outcomes, fleet, session_client, stateless_client};
+use crate::fleet_faults::{Load, fleet, unexpected};
 use crate::{common, redis_sessions};
 
-use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use mcp_runtime::http::RedisSessionStore;
@@ -119,11 +117,7 @@ async fn a_master_killed_under_load_fails_over_to_its_replica() {
     let key = format!("mcp:session:{watched}");
     let master = cluster.master_of(&key);
 
-    let stop = Arc::new(AtomicBool::new(false));
-    let clients: Vec<_> = (0..8)
-        .map(|_| tokio::spawn(session_client(proxy.url.clone(), stop.clone())))
-        .collect();
-    let stateless = tokio::spawn(stateless_client(proxy.url.clone(), stop.clone()));
+    let load = Load::start(&proxy.url);
     tokio::time::sleep(Duration::from_secs(2)).await;
 
     // The master of the watched session's slot dies; its replica is promoted.
@@ -135,23 +129,7 @@ async fn a_master_killed_under_load_fails_over_to_its_replica() {
     };
     let during = proxy.served("POST").values().sum::<usize>() - before;
     let promoted = cluster.master_of(&key);
-    // Long enough for every client to be served again.
-    tokio::time::sleep(Duration::from_secs(4)).await;
-    stop.store(true, Ordering::SeqCst);
-
-    let mut total = Outcomes::new();
-    for client in clients {
-        let (outcomes, recent) = client.await.unwrap();
-        let tail = &recent[recent.len().saturating_sub(20)..];
-        assert!(
-            tail.len() == 20 && tail.iter().all(|ok| *ok),
-            "a client had not recovered: {outcomes:?}"
-        );
-        for (outcome, n) in outcomes {
-            *total.entry(outcome).or_default() += n;
-        }
-    }
-    let (stateless_ok, stateless_failed) = stateless.await.unwrap();
+    let (total, (stateless_ok, stateless_failed)) = load.recovered().await;
     // The watched session lives on: its record had reached the replica before the kill.
     let ping = json!({"jsonrpc": "2.0", "id": 1, "method": "ping"});
     let (status, _, answer) =
@@ -175,15 +153,7 @@ async fn a_master_killed_under_load_fails_over_to_its_replica() {
         (200, &json!({})),
         "{answer:?}"
     );
-    let unexpected: Vec<&String> = total
-        .keys()
-        .filter(|o| {
-            !matches!(o.as_str(), "ok" | "initialize 200" | "initialize 503")
-                && !o.starts_with("503 error -32000")
-                && !o.starts_with("404 error -32600")
-        })
-        .collect();
-    assert!(unexpected.is_empty(), "{total:?}");
+    assert!(unexpected(&total).is_empty(), "{total:?}");
     assert!(ok > 0, "{total:?}");
     assert_eq!(stateless_failed, 0, "stateless calls need no store");
     for (child, addr) in &mut replicas {

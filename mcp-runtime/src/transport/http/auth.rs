@@ -12,6 +12,7 @@ use futures_util::future::BoxFuture;
 use subtle::ConstantTimeEq;
 
 use super::Refusal;
+use crate::auth::bearer::bearer_bytes;
 use crate::error::codes;
 
 /// A tower layer that lets a request through only with `Authorization: Bearer <token>`; others
@@ -38,17 +39,16 @@ impl BearerAuth {
     }
 
     fn allows(&self, headers: &HeaderMap) -> bool {
+        // Only text, with a space after the scheme (a bare `Bearer` is no token here), and the
+        // tabs around the token dropped as well as its spaces.
         let Some(given) = headers
             .get(header::AUTHORIZATION)
-            .and_then(|v| v.to_str().ok())
-            .and_then(|v| {
-                let (scheme, token) = v.split_once(' ')?;
-                scheme.eq_ignore_ascii_case("bearer").then(|| token.trim())
-            })
+            .filter(|v| v.to_str().is_ok() && v.as_bytes().contains(&b' '))
+            .and_then(bearer_bytes)
         else {
             return false;
         };
-        given.as_bytes().ct_eq(&self.token).into()
+        given.trim_ascii().ct_eq(&self.token).into()
     }
 }
 
@@ -130,6 +130,17 @@ mod tests {
         assert!(!allows(Some("Basic abc")));
         assert!(!allows(Some("abc")));
         assert!(!allows(None));
+        assert!(allows(Some("Bearer \tabc\t")));
+        assert!(!allows(Some("Bearer\tabc")));
         assert!(!BearerAuth::new("").allows(&HeaderMap::new()));
+        // A bare scheme is no empty token.
+        let mut bare = HeaderMap::new();
+        bare.insert(header::AUTHORIZATION, HeaderValue::from_static("Bearer"));
+        assert!(!BearerAuth::new("").allows(&bare));
+        // Only text: a token of other bytes never matches, even the configured one's.
+        let mut latin = HeaderMap::new();
+        let value = HeaderValue::from_bytes("Bearer p\u{e4}ss".as_bytes()).unwrap();
+        latin.insert(header::AUTHORIZATION, value);
+        assert!(!BearerAuth::new("p\u{e4}ss").allows(&latin));
     }
 }
