@@ -10,7 +10,7 @@
 //! | `mod.rs` | `TokenValidator`, `TokenError`; [`Principal`] (in `context/`) and [`ScopePolicy`] (in `server/`, with the builder's scope methods) re-exported |
 //! | `jwt.rs` | `JwtValidator`: JWTs against the issuer's JWKS, header and claim checks |
 //! | `jwks.rs` | discovery (RFC 8414, OpenID), the JWKS with its TTL, single-flight rate-limited refresh |
-//! | `jws.rs` | [`Algorithm`], a public key read from its JWK, and a signature verified (with `ring`) |
+//! | `jws.rs` | `Algorithm`, a public key read from its JWK, and a signature verified (with `ring`) |
 //! | `introspect.rs` | `IntrospectionValidator`: RFC 7662 for opaque tokens |
 //! | `cache.rs` | `CachedValidator`: verified tokens by hash, bounded, dropped at `exp` |
 //! | `flags.rs` | `AuthArgs`: the `--auth-…` flags of a server binary (with `cli`) |
