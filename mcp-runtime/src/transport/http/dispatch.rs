@@ -128,7 +128,7 @@ pub(super) async fn dispatch(
     if listen {
         // A listen never ends on its own: the drain ends it, and the client listens elsewhere.
         let events = messages.map(|m| json_message(&m));
-        let events = until_drain(events, &endpoint.drain, endpoint.options.sse_retry);
+        let events = until_drain(events, &endpoint.drain, endpoint.options.sse_retry, false);
         return sse_events(events, endpoint.options.keep_alive);
     }
     sse(messages, endpoint.options.keep_alive)

@@ -55,16 +55,34 @@ pub(super) fn draining() -> Refusal {
 
 /// `events`, ended with an SSE `retry` field when the drain begins: for a stream the client
 /// opens again (a session's `GET` stream, a listen) or resumes with `Last-Event-ID` on another
-/// replica.
+/// replica. `after_first`: the stream's first event passes whatever the drain, for a stream whose
+/// first event is its priming one: its id is what the client resumes from, and a stream cut before
+/// it reached the client could not be resumed (the client's call would be lost with it).
 pub(super) fn until_drain(
     events: impl Stream<Item = Event> + Send + 'static,
     drain: &Arc<Drain>,
     retry: Duration,
+    after_first: bool,
 ) -> BoxStream<'static, Event> {
-    let cut = drain.draining();
+    let draining = drain.draining();
     let drain = drain.clone();
     let hint = stream::once(async move { drain.is_draining().then(|| retry_hint(retry)) })
         .filter_map(future::ready);
+    if !after_first {
+        return events.take_until(draining).chain(hint).boxed();
+    }
+    let (passed, first) = tokio::sync::oneshot::channel::<()>();
+    let mut passed = Some(passed);
+    let events = events.inspect(move |_| {
+        if let Some(passed) = passed.take() {
+            let _ = passed.send(());
+        }
+    });
+    // Ended (its sender dropped) or passed: either way the first event is not held back.
+    let cut = async move {
+        draining.await;
+        let _ = first.await;
+    };
     events.take_until(cut).chain(hint).boxed()
 }
 

@@ -211,7 +211,8 @@ fn window(
         _ => events.boxed(),
     };
     if primes && endpoint.sessions.relays() {
-        return until_drain(events, &endpoint.drain, options.sse_retry);
+        // Its first event is the priming one (`primes`).
+        return until_drain(events, &endpoint.drain, options.sse_retry, true);
     }
     events
 }

@@ -110,7 +110,7 @@ pub(in crate::transport::http) async fn get(
         .chain(live)
         .take_until(end.cancelled_owned());
     // Draining: the stream ends with a `retry` field; the client opens it again elsewhere.
-    let events = until_drain(events, &endpoint.drain, options.sse_retry);
+    let events = until_drain(events, &endpoint.drain, options.sse_retry, false);
     Ok(sse_events(events, options.keep_alive))
 }
 
