@@ -1,5 +1,8 @@
-//! Memory stays bounded under a long stream of calls: 200,000 valid and 200,000 invalid calls
-//! over stdio to one server process grow its resident memory by less than 5 MiB after warm-up.
+//! Memory stays bounded under a long stream of calls: after warm-up, 100,000 calls (half valid,
+//! half refused in each way a call can be) over stdio to one server process of the debug build
+//! grow its resident memory by less than 2 MiB, or 13 bytes a call beyond that: a leak of one
+//! small allocation per call fails it. `MCP_MEMORY_CALLS` sets the count: CI runs the default
+//! (about 10 s), the long run is `MCP_MEMORY_CALLS=2000000` (docs/checks.md).
 
 use std::process::Stdio;
 use std::time::Duration;
@@ -9,7 +12,11 @@ use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 
 const KIT: &str = env!("CARGO_BIN_EXE_kit_server");
 const WARM_UP: usize = 20_000;
-const CALLS: usize = 400_000;
+/// Calls after warm-up, unless `MCP_MEMORY_CALLS` says otherwise (a multiple of [`WINDOW`]).
+const CALLS: usize = 100_000;
+/// The growth allowed: this, or [`PER_CALL`] bytes a call if that is more.
+const FLOOR_KIB: u64 = 2 * 1024;
+const PER_CALL: u64 = 13;
 /// Lines written before their answers are read: enough to keep the server busy.
 const WINDOW: usize = 2_000;
 /// A server that neither reads nor answers for this long has stalled: fail with what is known
@@ -69,11 +76,19 @@ fn is_valid_answer(line: &str) -> bool {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn four_hundred_thousand_calls_grow_memory_by_less_than_five_mebibytes() {
+async fn a_long_stream_of_calls_grows_memory_by_less_than_two_mebibytes() {
     if !cfg!(target_os = "linux") {
         eprintln!("skipping: reads VmRSS from /proc");
         return;
     }
+    let calls = match std::env::var("MCP_MEMORY_CALLS") {
+        Ok(n) => n
+            .parse::<usize>()
+            .expect("MCP_MEMORY_CALLS: a number of calls"),
+        Err(_) => CALLS,
+    }
+    .next_multiple_of(WINDOW);
+    let allowed_kib = FLOOR_KIB.max(calls as u64 * PER_CALL / 1024);
     let mut child = spawn(KIT, &[], Stdio::null());
     let pid = child.id().expect("pid");
     let mut stdin = child.stdin.take().unwrap();
@@ -91,7 +106,7 @@ async fn four_hundred_thousand_calls_grow_memory_by_less_than_five_mebibytes() {
     let (mut rss_after_warm_up, mut threads_after_warm_up) = (0, 0);
     let (mut valid, mut invalid) = (0, 0);
     let mut sent = 0;
-    while sent < WARM_UP + CALLS {
+    while sent < WARM_UP + calls {
         let mut batch = String::with_capacity(WINDOW * 120);
         for i in sent..sent + WINDOW {
             batch.push_str(&call(i));
@@ -129,14 +144,16 @@ async fn four_hundred_thousand_calls_grow_memory_by_less_than_five_mebibytes() {
     }
     assert_eq!(
         (valid, invalid),
-        ((WARM_UP + CALLS) / 2, (WARM_UP + CALLS) / 2)
+        ((WARM_UP + calls) / 2, (WARM_UP + calls) / 2)
     );
     let growth = rss_after.saturating_sub(rss_after_warm_up);
     eprintln!(
-        "RSS after {WARM_UP} calls: {rss_after_warm_up} KiB ({threads_after_warm_up} threads); after {} more: {rss_after} KiB ({threads_after} threads; +{growth} KiB)",
-        CALLS
+        "RSS after {WARM_UP} calls: {rss_after_warm_up} KiB ({threads_after_warm_up} threads); after {calls} more: {rss_after} KiB ({threads_after} threads; +{growth} KiB, {allowed_kib} KiB allowed)"
     );
-    assert!(growth < 5 * 1024, "RSS grew by {growth} KiB");
+    assert!(
+        growth < allowed_kib,
+        "RSS grew by {growth} KiB in {calls} calls (allowed: {allowed_kib} KiB)"
+    );
     drop(stdin);
     let status = child.wait().await.unwrap();
     assert!(status.success(), "{status}");
