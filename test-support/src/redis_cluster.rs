@@ -4,9 +4,12 @@
 //! package a test says why and passes, unless `MCP_INTEROP_REQUIRED` is set
 //! ([`crate::python::missing`]).
 
+use std::collections::VecDeque;
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
+use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 use crate::redis::Redis;
@@ -102,10 +105,18 @@ fn cli_at(port: u16, args: &[&str]) -> Option<String> {
     (out.status.success() && !text.contains("Could not connect")).then_some(text)
 }
 
+/// Clusters made ahead of the tests that will ask for one ([`RedisCluster::start`]).
+const AHEAD: usize = 2;
+
 impl RedisCluster {
-    /// Starts one (about 4 s); `None` (after [`crate::python::missing`]) without the package.
+    /// A cluster of its own, ready (`None`, after [`crate::python::missing`], without the
+    /// package). A start takes about 2.7 s, most of it Redis's own waits (a master accepts writes
+    /// 2 s after it started), so the next ones are made ahead, in the background, while the
+    /// callers use theirs: [`AHEAD`] of them, one per test thread of a default `cargo test` on two
+    /// cores, so that a test after the first two finds its cluster ready. A cluster made ahead that
+    /// no test takes stops itself when the test process ends (`REDIS_CLUSTER_OWNER`).
     pub fn start() -> Option<RedisCluster> {
-        static STARTED: AtomicUsize = AtomicUsize::new(0);
+        static MADE_AHEAD: Mutex<VecDeque<JoinHandle<RedisCluster>>> = Mutex::new(VecDeque::new());
         let installed = |name: &str| {
             ["/usr/bin", "/usr/local/bin"]
                 .iter()
@@ -115,6 +126,21 @@ impl RedisCluster {
             crate::python::missing("redis-server is not installed (apt-get install redis-server)");
             return None;
         }
+        let mut ahead = MADE_AHEAD.lock().unwrap_or_else(|e| e.into_inner());
+        let made = ahead.pop_front();
+        while ahead.len() < AHEAD {
+            ahead.push_back(std::thread::spawn(Self::start_now));
+        }
+        drop(ahead);
+        Some(
+            made.and_then(|started| started.join().ok())
+                .unwrap_or_else(Self::start_now),
+        )
+    }
+
+    /// Runs `.ci/redis-cluster start` in a directory of its own, owned by this process.
+    fn start_now() -> RedisCluster {
+        static STARTED: AtomicUsize = AtomicUsize::new(0);
         let n = STARTED.fetch_add(1, Ordering::Relaxed);
         let dir =
             std::env::temp_dir().join(format!("mcp-redis-cluster-{}-{n}", std::process::id()));
@@ -122,6 +148,7 @@ impl RedisCluster {
             .arg(script())
             .arg("start")
             .env("REDIS_CLUSTER_DIR", &dir)
+            .env("REDIS_CLUSTER_OWNER", std::process::id().to_string())
             .stderr(Stdio::inherit())
             .output()
             .expect("run .ci/redis-cluster");
@@ -132,7 +159,7 @@ impl RedisCluster {
             .split_whitespace()
             .map(|p| p.parse().expect("a port"))
             .collect();
-        Some(RedisCluster { url, ports, dir })
+        RedisCluster { url, ports, dir }
     }
 
     /// The ports of the nodes that answer and are masters now.
