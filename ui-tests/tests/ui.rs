@@ -1,6 +1,8 @@
 //! Compile-time contracts of `#[tool]` and `tools![…]`: one broken contract per file under `ui/`,
-//! with the exact compiler output in the `.stderr` beside it, and shapes that must keep compiling
-//! under `pass/`. Refresh with `TRYBUILD=overwrite` and review the diff.
+//! with the exact compiler output in the `.stderr` beside it. Refresh with `TRYBUILD=overwrite`
+//! and review the diff. The shapes that must keep compiling (`pass/`) are test crates of their own
+//! (`pass_*` in Cargo.toml): with only failures to check, trybuild checks its copy of the
+//! dependency tree rather than building it.
 //!
 //! Compiler output changes between releases, so the test runs only on the toolchain pinned in
 //! `rust-toolchain.toml` and says so when it skips; under CI (`CI` set) another toolchain fails.
@@ -30,5 +32,4 @@ fn ui() {
     }
     let t = trybuild::TestCases::new();
     t.compile_fail("tests/ui/**/*.rs");
-    t.pass("tests/pass/*.rs");
 }

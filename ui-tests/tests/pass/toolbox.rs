@@ -56,7 +56,9 @@ impl Note {
     /// `Self` in an argument and in the return type names the impl's type.
     #[tool]
     fn retitle(note: Self, title: String) -> Self {
-        Note { title: format!("{} / {title}", note.title) }
+        Note {
+            title: format!("{} / {title}", note.title),
+        }
     }
 }
 
@@ -102,7 +104,16 @@ fn main() {
     let table = tools![add, Notes, Wrapper<u8>, nested::Deep, Note];
     assert_eq!(
         table.names(),
-        ["add", "add_note", "count", "first", "notes.version", "byte", "hello", "retitle"]
+        [
+            "add",
+            "add_note",
+            "count",
+            "first",
+            "notes.version",
+            "byte",
+            "hello",
+            "retitle"
+        ]
     );
     let props = &table.get("add_note").unwrap().input_schema()["properties"];
     assert!(props.get("noteTitle").is_some());

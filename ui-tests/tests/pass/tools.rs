@@ -37,7 +37,9 @@ pub async fn add_task(
     tags.sort();
     let _ = (ctx.tool_name(), priority, lane, tags);
     let mut v = store.0.lock().unwrap();
-    let t = Task { id: format!("{}-{}", title, v.len()) };
+    let t = Task {
+        id: format!("{}-{}", title, v.len()),
+    };
     v.push(t.clone());
     Ok(t)
 }
@@ -76,7 +78,9 @@ mod rt {
 
 /// A tool for a re-exported runtime.
 #[tool(crate = rt)]
-fn through_reexport(#[arg(min_items = 0, max_items = 2)] xs: std::collections::BTreeSet<u8>) -> usize {
+fn through_reexport(
+    #[arg(min_items = 0, max_items = 2)] xs: std::collections::BTreeSet<u8>,
+) -> usize {
     xs.len()
 }
 
@@ -111,7 +115,10 @@ fn main() {
     let props = &table.get("type").unwrap().input_schema()["properties"];
     assert!(props.get("match").is_some());
     let aliased = &table.get("aliased").unwrap().input_schema();
-    assert!(aliased.get("required").is_none(), "an aliased Option is optional");
+    assert!(
+        aliased.get("required").is_none(),
+        "an aliased Option is optional"
+    );
     let table = tools![crate = rt; through_reexport];
     assert_eq!(table.names(), ["through_reexport"]);
     assert_eq!(add(1, 2), 3);
