@@ -74,6 +74,9 @@
 //! ```
 
 #![deny(missing_docs)]
+// Every example in the docs (the crate's, the README, the guide, the macros' pages) compiles
+// without a warning, but for items it declares and does not use (a `run` that is not called).
+#![doc(test(attr(deny(warnings), allow(dead_code))))]
 // docs.rs (nightly, `--cfg docsrs`): each item behind a feature is shown with the feature it needs.
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
@@ -236,6 +239,23 @@ pub mod prelude {
 #[cfg(doctest)]
 #[doc = include_str!("../../README.md")]
 pub struct ReadmeDoctests;
+
+/// The macros' reference pages (`mcp-macros/src/*.md`, the docs of `#[tool]` and the others) are
+/// compiled here, with the runtime their examples use: `mcp-macros` has no dev-dependency on the
+/// runtime, which as a proc-macro crate's would build a second copy of it for the host.
+#[cfg(doctest)]
+mod macro_doctests {
+    #[doc = include_str!("../../mcp-macros/src/tool.md")]
+    pub struct Tool;
+    #[doc = include_str!("../../mcp-macros/src/toolbox.md")]
+    pub struct Toolbox;
+    #[doc = include_str!("../../mcp-macros/src/tools.md")]
+    pub struct Tools;
+    #[doc = include_str!("../../mcp-macros/src/prompt.md")]
+    pub struct Prompt;
+    #[doc = include_str!("../../mcp-macros/src/resource.md")]
+    pub struct Resource;
+}
 
 /// The guide's pages (docs/guide/) are compiled with the doctests too: every code block in them.
 #[cfg(doctest)]
