@@ -244,6 +244,8 @@ pub struct ReadmeDoctests;
 /// compiled here, with the runtime their examples use: `mcp-macros` has no dev-dependency on the
 /// runtime, which as a proc-macro crate's would build a second copy of it for the host.
 #[cfg(doctest)]
+// As strict as the macros crate was with them: not even an unused item.
+#[doc(test(attr(deny(dead_code))))]
 mod macro_doctests {
     #[doc = include_str!("../../mcp-macros/src/tool.md")]
     pub struct Tool;
