@@ -26,12 +26,18 @@ pub async fn spawn_replica(bin: &str, args: &[&str]) -> (Child, String) {
         .unwrap_or_else(|e| panic!("start {bin}: {e}"));
     let mut lines = BufReader::new(child.stderr.take().unwrap()).lines();
     let addr = tokio::time::timeout(HANG, async {
+        // What it said before it listened: the reason, if it exits instead.
+        let mut said = Vec::new();
         while let Some(line) = lines.next_line().await.unwrap() {
             if let Some(url) = line.strip_prefix("listening on http://") {
                 return url.trim_end_matches("/mcp").to_owned();
             }
+            said.push(line);
         }
-        panic!("{bin} exited before listening");
+        panic!(
+            "{bin} {args:?} exited before listening:\n{}",
+            said.join("\n")
+        );
     })
     .await
     .unwrap_or_else(|_| panic!("{bin} never listened"));

@@ -111,12 +111,16 @@ const AHEAD: usize = 2;
 impl RedisCluster {
     /// A cluster of its own, ready (`None`, after [`crate::python::missing`], without the
     /// package). A start takes about 2.7 s, most of it Redis's own waits (a master accepts writes
-    /// 2 s after it started), so the next ones are made ahead, in the background, while the
-    /// callers use theirs: [`AHEAD`] of them, one per test thread of a default `cargo test` on two
-    /// cores, so that a test after the first two finds its cluster ready. A cluster made ahead that
-    /// no test takes stops itself when the test process ends (`REDIS_CLUSTER_OWNER`).
+    /// 2 s after it started), so once a second cluster is asked for, the next ones are made ahead,
+    /// in the background, while the callers use theirs: [`AHEAD`] of them, one per test thread of
+    /// a default `cargo test` on two cores, so that a later test finds its cluster ready. A run
+    /// that asks for one cluster (a filtered run, CI's rolling-restart step) makes no more than
+    /// that one: twelve more nodes starting beside the test using the first would only load the
+    /// machine. A cluster made ahead that no test takes stops itself when the test process ends
+    /// (`REDIS_CLUSTER_OWNER`).
     pub fn start() -> Option<RedisCluster> {
         static MADE_AHEAD: Mutex<VecDeque<JoinHandle<RedisCluster>>> = Mutex::new(VecDeque::new());
+        static ASKED: AtomicUsize = AtomicUsize::new(0);
         let installed = |name: &str| {
             ["/usr/bin", "/usr/local/bin"]
                 .iter()
@@ -128,7 +132,8 @@ impl RedisCluster {
         }
         let mut ahead = MADE_AHEAD.lock().unwrap_or_else(|e| e.into_inner());
         let made = ahead.pop_front();
-        while ahead.len() < AHEAD {
+        let first = ASKED.fetch_add(1, Ordering::Relaxed) == 0;
+        while !first && ahead.len() < AHEAD {
             ahead.push_back(std::thread::spawn(Self::start_now));
         }
         drop(ahead);
@@ -138,21 +143,32 @@ impl RedisCluster {
         )
     }
 
-    /// Runs `.ci/redis-cluster start` in a directory of its own, owned by this process.
+    /// Runs `.ci/redis-cluster start` in a directory of its own, owned by this process. A start
+    /// that fails (the script says why, with its nodes' logs) is tried once more: the ports it
+    /// picked are free when picked, not reserved, and another process may bind one before its
+    /// node does.
     fn start_now() -> RedisCluster {
         static STARTED: AtomicUsize = AtomicUsize::new(0);
-        let n = STARTED.fetch_add(1, Ordering::Relaxed);
-        let dir =
-            std::env::temp_dir().join(format!("mcp-redis-cluster-{}-{n}", std::process::id()));
-        let out = Command::new("bash")
-            .arg(script())
-            .arg("start")
-            .env("REDIS_CLUSTER_DIR", &dir)
-            .env("REDIS_CLUSTER_OWNER", std::process::id().to_string())
-            .stderr(Stdio::inherit())
-            .output()
-            .expect("run .ci/redis-cluster");
-        assert!(out.status.success(), ".ci/redis-cluster failed");
+        let attempt = || {
+            let n = STARTED.fetch_add(1, Ordering::Relaxed);
+            let dir =
+                std::env::temp_dir().join(format!("mcp-redis-cluster-{}-{n}", std::process::id()));
+            let out = Command::new("bash")
+                .arg(script())
+                .arg("start")
+                .env("REDIS_CLUSTER_DIR", &dir)
+                .env("REDIS_CLUSTER_OWNER", std::process::id().to_string())
+                .stderr(Stdio::inherit())
+                .output()
+                .expect("run .ci/redis-cluster");
+            out.status.success().then_some((out, dir))
+        };
+        let (out, dir) = attempt()
+            .or_else(|| {
+                eprintln!(".ci/redis-cluster failed (above); starting another cluster");
+                attempt()
+            })
+            .expect(".ci/redis-cluster failed twice");
         let url = String::from_utf8_lossy(&out.stdout).trim().to_owned();
         let ports = std::fs::read_to_string(dir.join("ports"))
             .expect("the cluster's ports")
