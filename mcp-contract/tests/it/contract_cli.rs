@@ -20,10 +20,26 @@ fn stdout(o: &Output) -> String {
     String::from_utf8_lossy(&o.stdout).into_owned()
 }
 
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("mcp-contract-cli-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir.join(name)
+/// A folder of one test's own files, removed when the test ends.
+struct Scratch(PathBuf);
+
+impl Scratch {
+    fn new(test: &str) -> Scratch {
+        let dir =
+            std::env::temp_dir().join(format!("mcp-contract-cli-{}-{test}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        Scratch(dir)
+    }
+
+    fn file(&self, name: &str) -> PathBuf {
+        self.0.join(name)
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
 }
 
 /// An example binary beside this one in the target folder (the examples package's tests build
@@ -42,7 +58,8 @@ fn example(name: &str) -> PathBuf {
 #[test]
 fn a_stdio_example_is_snapshotted_and_equals_its_committed_snapshot() {
     let shop = example("shop");
-    let out = scratch("shop.json");
+    let scratch = Scratch::new("stdio");
+    let out = scratch.file("shop.json");
     let o = cli(&[
         "snapshot",
         "-o",
@@ -134,8 +151,8 @@ async fn a_streamable_http_server_is_snapshotted_in_both_eras() {
     assert_eq!(snapshots[0]["prompts"], snapshots[1]["prompts"]);
 }
 
-fn write(name: &str, v: &Value) -> String {
-    let p = scratch(name);
+fn write(scratch: &Scratch, name: &str, v: &Value) -> String {
+    let p = scratch.file(name);
     std::fs::write(&p, v.to_string()).unwrap();
     p.to_str().unwrap().to_owned()
 }
@@ -151,17 +168,21 @@ fn tools_list(maximum: i64, extra: Value) -> Value {
 
 #[test]
 fn diff_prints_text_json_and_markdown_with_its_exit_codes() {
-    let old = write("old.json", &tools_list(9999, json!({})));
-    let tight = write("tight.json", &tools_list(999, json!({})));
+    let scratch = Scratch::new("diff");
+    let old = write(&scratch, "old.json", &tools_list(9999, json!({})));
+    let tight = write(&scratch, "tight.json", &tools_list(999, json!({})));
     let loose = write(
+        &scratch,
         "loose.json",
         &tools_list(99999, json!({"verbose": {"type": "boolean"}})),
     );
     let union = write(
+        &scratch,
         "union.json",
         &tools_list(9999, json!({"v": {"type": "boolean", "default": false}})),
     );
     let union2 = write(
+        &scratch,
         "union2.json",
         &tools_list(9999, json!({"v": {"type": "boolean", "default": true}})),
     );
@@ -202,10 +223,10 @@ fn diff_prints_text_json_and_markdown_with_its_exit_codes() {
     let o = cli(&["diff", "--allow", "input.maximum-tightened", &old, &tight]);
     assert_eq!(o.status.code(), Some(0), "{}", stdout(&o));
     // Input and usage errors: 2.
-    let missing = scratch("missing.json");
+    let missing = scratch.file("missing.json");
     let o = cli(&["diff", &old, missing.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(2));
-    let junk = write("junk.json", &json!([1, 2]));
+    let junk = write(&scratch, "junk.json", &json!([1, 2]));
     assert_eq!(cli(&["diff", &old, &junk]).status.code(), Some(2));
     assert_eq!(cli(&["diff", &old]).status.code(), Some(2));
     assert_eq!(cli(&["snapshot"]).status.code(), Some(2));
@@ -219,11 +240,11 @@ fn diff_prints_text_json_and_markdown_with_its_exit_codes() {
 
 /// shop's committed snapshot, changed by `edit` and written as a full snapshot file (server,
 /// version and protocol kept), the way a candidate's snapshot would differ from the published one.
-fn shop_variant(name: &str, edit: impl FnOnce(&mut Value)) -> String {
+fn shop_variant(scratch: &Scratch, name: &str, edit: impl FnOnce(&mut Value)) -> String {
     let committed = Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples/contract/shop.json");
     let mut s: Value = serde_json::from_str(&std::fs::read_to_string(committed).unwrap()).unwrap();
     edit(&mut s);
-    let p = scratch(name);
+    let p = scratch.file(name);
     std::fs::write(&p, serde_json::to_string_pretty(&s).unwrap()).unwrap();
     p.to_str().unwrap().to_owned()
 }
@@ -236,10 +257,11 @@ fn get_order_input(s: &mut Value) -> &mut Value {
 
 #[test]
 fn diff_of_two_real_snapshot_files_prints_and_exits_by_the_worst_class() {
-    let v1 = shop_variant("shop-v1.json", |_| {});
+    let scratch = Scratch::new("real");
+    let v1 = shop_variant(&scratch, "shop-v1.json", |_| {});
     // v2: the bound tightened (breaking), a status added to the output (breaking), a new
     // version.
-    let v2 = shop_variant("shop-v2.json", |s| {
+    let v2 = shop_variant(&scratch, "shop-v2.json", |s| {
         s["server"]["version"] = json!("2.0.0");
         get_order_input(s)["properties"]["order_id"]["maximum"] = json!(999);
         let tools = s["tools"].as_array_mut().unwrap();
@@ -247,7 +269,7 @@ fn diff_of_two_real_snapshot_files_prints_and_exits_by_the_worst_class() {
         t["outputSchema"]["properties"]["status"]["enum"] = json!(["paid", "shipped", "lost"]);
     });
     // v3: only verbose's default changed (unknown), and a description (info).
-    let v3 = shop_variant("shop-v3.json", |s| {
+    let v3 = shop_variant(&scratch, "shop-v3.json", |s| {
         get_order_input(s)["properties"]["verbose"]["default"] = json!(true);
         let tools = s["tools"].as_array_mut().unwrap();
         tools[0]["description"] = json!("Cancel an order that has not shipped.");

@@ -1493,13 +1493,26 @@ fn tight_server(version: &str) -> Server {
         .unwrap()
 }
 
-/// A scratch copy of the committed snapshot.
-fn scratch_copy(name: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("mcp-contract-helper-{}", std::process::id()));
+/// A scratch copy of the committed snapshot, in a folder removed when it is dropped.
+struct ScratchCopy {
+    path: std::path::PathBuf,
+}
+
+fn scratch_copy(name: &str) -> ScratchCopy {
+    let dir =
+        std::env::temp_dir().join(format!("mcp-contract-helper-{}-{name}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join(name);
     std::fs::copy(COMMITTED, &path).unwrap();
-    path
+    ScratchCopy { path }
+}
+
+impl Drop for ScratchCopy {
+    fn drop(&mut self) {
+        if let Some(dir) = self.path.parent() {
+            let _ = std::fs::remove_dir_all(dir);
+        }
+    }
 }
 
 /// What `assert_contract(server, path)` panicked with, or `None` when it passed.
@@ -1536,9 +1549,14 @@ async fn assert_contract_fails_on_a_breaking_change_at_the_same_version() {
 /// with `MCP_CONTRACT_UPDATE=1`: what `assert_contract` does under the variable as it is.
 #[tokio::test]
 async fn assert_contract_under_the_update_variable_as_set() {
+    // The child's file is its parent's; run by itself, the test makes (and removes) its own.
+    let own;
     let path = match std::env::var(COPY_VAR) {
         Ok(p) => std::path::PathBuf::from(p),
-        Err(_) => scratch_copy("as-set.json"),
+        Err(_) => {
+            own = scratch_copy("as-set.json");
+            own.path.clone()
+        }
     };
     let updating = std::env::var(contract::UPDATE_VAR).is_ok_and(|v| !v.is_empty() && v != "0");
     let before = std::fs::read_to_string(&path).unwrap();
@@ -1573,7 +1591,7 @@ fn the_update_variable_rewrites_the_file_once_the_major_version_is_raised() {
             "--nocapture",
         ])
         .env(contract::UPDATE_VAR, "1")
-        .env(COPY_VAR, &copy)
+        .env(COPY_VAR, &copy.path)
         .output()
         .unwrap();
     let out = String::from_utf8_lossy(&child.stdout);
@@ -1581,7 +1599,7 @@ fn the_update_variable_rewrites_the_file_once_the_major_version_is_raised() {
     assert!(child.status.success(), "{out}\n{err}");
     assert!(out.contains("1 passed"), "the child ran no test:\n{out}");
     assert!(out.contains("recorded "), "{out}");
-    let written = Snapshot::read(&std::fs::read_to_string(&copy).unwrap()).unwrap();
+    let written = Snapshot::read(&std::fs::read_to_string(&copy.path).unwrap()).unwrap();
     assert_eq!(written.server.version, "2.0.0");
     assert_eq!(
         written.tools[0]["inputSchema"]["properties"]["order_id"]["maximum"],
