@@ -13,7 +13,7 @@ use mcp_runtime::transport::stdio::encode_message;
 use mcp_runtime::{Connection, Server};
 use serde_json::json;
 
-#[path = "../tasks.rs"]
+#[path = "../../../examples/tasks.rs"]
 #[allow(dead_code)]
 mod tasks;
 

@@ -4,8 +4,8 @@
 //! docs/validator.md has the figures).
 //!
 //! ```sh
-//! cargo bench --workspace --bench validator
-//! VALIDATOR_MESSAGES=1 cargo bench --workspace --bench validator   # the messages side by side
+//! cd benches && cargo bench -p inproc --bench validator
+//! VALIDATOR_MESSAGES=1 cargo bench -p inproc --bench validator   # the messages side by side
 //! ```
 //!
 //! Each schema is compiled once, outside the timing, by each validator. `all` collects every
