@@ -215,7 +215,18 @@ impl RedisCluster {
     /// Kills the node on `port` (`SIGKILL`: what it had not yet sent its replica is lost).
     pub fn kill(&self, port: u16) {
         let pid = std::fs::read_to_string(self.dir.join(port.to_string()).join("redis.pid"))
-            .expect("the node's pid file");
+            .unwrap_or_else(|e| {
+                panic!(
+                    "the pid file of the node on {port} ({e}); the cluster's ports are {:?}, its \
+                     folder {} holds {:?}; its nodes say:\n{}",
+                    self.ports,
+                    self.dir.display(),
+                    std::fs::read_dir(&self.dir)
+                        .map(|d| d.flatten().map(|e| e.file_name()).collect::<Vec<_>>())
+                        .unwrap_or_default(),
+                    self.cli(&["CLUSTER", "NODES"])
+                )
+            });
         let status = Command::new("kill")
             .args(["-9", pid.trim()])
             .status()
