@@ -11,6 +11,7 @@
 //!   test body needs of either;
 //! - [`desk`]: the domain error (`DeskError`) of the `VisibleError` tests, and its lookup;
 //! - [`golden`]: a text compared with a committed file, a unified diff on mismatch;
+//! - [`scratch`]: a folder of a test's own files, removed when the test ends;
 //! - [`wait`]: polling until a condition holds, bounded in time;
 //! - [`shapes`]: argument types several schema tests share (`Address`, `Tree`);
 //! - [`tasks`]: the task-tracker fixture (`Priority`, `Task`, `Store`) that several tool tests use;
@@ -27,6 +28,7 @@ pub mod python;
 pub mod redis;
 pub mod redis_cluster;
 pub mod rng;
+pub mod scratch;
 pub mod shapes;
 pub mod stdio;
 pub mod task_calls;

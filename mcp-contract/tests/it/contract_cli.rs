@@ -8,6 +8,7 @@ use std::process::{Command, Output};
 use mcp_runtime::http::HttpOptions;
 use mcp_runtime::prelude::*;
 use serde_json::{Value, json};
+use test_support::scratch::Scratch;
 
 fn cli(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_mcp-contract"))
@@ -18,28 +19,6 @@ fn cli(args: &[&str]) -> Output {
 
 fn stdout(o: &Output) -> String {
     String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-/// A folder of one test's own files, removed when the test ends.
-struct Scratch(PathBuf);
-
-impl Scratch {
-    fn new(test: &str) -> Scratch {
-        let dir =
-            std::env::temp_dir().join(format!("mcp-contract-cli-{}-{test}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        Scratch(dir)
-    }
-
-    fn file(&self, name: &str) -> PathBuf {
-        self.0.join(name)
-    }
-}
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
 }
 
 /// An example binary beside this one in the target folder (the examples package's tests build
@@ -58,7 +37,7 @@ fn example(name: &str) -> PathBuf {
 #[test]
 fn a_stdio_example_is_snapshotted_and_equals_its_committed_snapshot() {
     let shop = example("shop");
-    let scratch = Scratch::new("stdio");
+    let scratch = Scratch::new("contract-cli-stdio");
     let out = scratch.file("shop.json");
     let o = cli(&[
         "snapshot",
@@ -168,7 +147,7 @@ fn tools_list(maximum: i64, extra: Value) -> Value {
 
 #[test]
 fn diff_prints_text_json_and_markdown_with_its_exit_codes() {
-    let scratch = Scratch::new("diff");
+    let scratch = Scratch::new("contract-cli-diff");
     let old = write(&scratch, "old.json", &tools_list(9999, json!({})));
     let tight = write(&scratch, "tight.json", &tools_list(999, json!({})));
     let loose = write(
@@ -257,7 +236,7 @@ fn get_order_input(s: &mut Value) -> &mut Value {
 
 #[test]
 fn diff_of_two_real_snapshot_files_prints_and_exits_by_the_worst_class() {
-    let scratch = Scratch::new("real");
+    let scratch = Scratch::new("contract-cli-real");
     let v1 = shop_variant(&scratch, "shop-v1.json", |_| {});
     // v2: the bound tightened (breaking), a status added to the output (breaking), a new
     // version.

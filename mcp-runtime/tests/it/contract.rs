@@ -8,6 +8,7 @@ use mcp_runtime::contract::{self, Class, Snapshot, witness};
 use mcp_runtime::prelude::*;
 use mcp_runtime::validate::Validator;
 use serde_json::{Value, json};
+use test_support::scratch::Scratch;
 
 const B: Class = Class::Breaking;
 const C: Class = Class::Compatible;
@@ -1493,26 +1494,12 @@ fn tight_server(version: &str) -> Server {
         .unwrap()
 }
 
-/// A scratch copy of the committed snapshot, in a folder removed when it is dropped.
-struct ScratchCopy {
-    path: std::path::PathBuf,
-}
-
-fn scratch_copy(name: &str) -> ScratchCopy {
-    let dir =
-        std::env::temp_dir().join(format!("mcp-contract-helper-{}-{name}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join(name);
+/// A scratch copy of the committed snapshot: its path, in a folder removed with the [`Scratch`].
+fn scratch_copy(name: &str) -> (Scratch, std::path::PathBuf) {
+    let scratch = Scratch::new(&format!("contract-helper-{name}"));
+    let path = scratch.file(name);
     std::fs::copy(COMMITTED, &path).unwrap();
-    ScratchCopy { path }
-}
-
-impl Drop for ScratchCopy {
-    fn drop(&mut self) {
-        if let Some(dir) = self.path.parent() {
-            let _ = std::fs::remove_dir_all(dir);
-        }
-    }
+    (scratch, path)
 }
 
 /// What `assert_contract(server, path)` panicked with, or `None` when it passed.
@@ -1550,12 +1537,13 @@ async fn assert_contract_fails_on_a_breaking_change_at_the_same_version() {
 #[tokio::test]
 async fn assert_contract_under_the_update_variable_as_set() {
     // The child's file is its parent's; run by itself, the test makes (and removes) its own.
-    let own;
+    let _own;
     let path = match std::env::var(COPY_VAR) {
         Ok(p) => std::path::PathBuf::from(p),
         Err(_) => {
-            own = scratch_copy("as-set.json");
-            own.path.clone()
+            let (scratch, path) = scratch_copy("as-set.json");
+            _own = scratch;
+            path
         }
     };
     let updating = std::env::var(contract::UPDATE_VAR).is_ok_and(|v| !v.is_empty() && v != "0");
@@ -1583,7 +1571,7 @@ async fn assert_contract_under_the_update_variable_as_set() {
 
 #[test]
 fn the_update_variable_rewrites_the_file_once_the_major_version_is_raised() {
-    let copy = scratch_copy("rewritten.json");
+    let (_scratch, copy) = scratch_copy("rewritten.json");
     let child = std::process::Command::new(std::env::current_exe().unwrap())
         .args([
             "contract::assert_contract_under_the_update_variable_as_set",
@@ -1591,7 +1579,7 @@ fn the_update_variable_rewrites_the_file_once_the_major_version_is_raised() {
             "--nocapture",
         ])
         .env(contract::UPDATE_VAR, "1")
-        .env(COPY_VAR, &copy.path)
+        .env(COPY_VAR, &copy)
         .output()
         .unwrap();
     let out = String::from_utf8_lossy(&child.stdout);
@@ -1599,7 +1587,7 @@ fn the_update_variable_rewrites_the_file_once_the_major_version_is_raised() {
     assert!(child.status.success(), "{out}\n{err}");
     assert!(out.contains("1 passed"), "the child ran no test:\n{out}");
     assert!(out.contains("recorded "), "{out}");
-    let written = Snapshot::read(&std::fs::read_to_string(&copy.path).unwrap()).unwrap();
+    let written = Snapshot::read(&std::fs::read_to_string(&copy).unwrap()).unwrap();
     assert_eq!(written.server.version, "2.0.0");
     assert_eq!(
         written.tools[0]["inputSchema"]["properties"]["order_id"]["maximum"],
