@@ -60,9 +60,15 @@ impl InputSchema {
             "the flattened argument `{arg}` (`{}`)",
             std::any::type_name::<T>()
         );
+        let schema = self.subschema_open::<T>();
+        self.flatten_schema(source, schema);
+    }
+
+    /// [`Self::flatten`] once `T`'s schema is generated: compiled once, not once per type.
+    fn flatten_schema(&mut self, source: String, schema: Value) {
         // Its own top level becomes the tool's, which is closed in `finish`; its fields' schemas
         // are closed here like any argument's.
-        let Value::Object(mut schema) = self.subschema_open::<T>() else {
+        let Value::Object(mut schema) = schema else {
             self.problems.push(format!("{source} is not a struct"));
             return;
         };

@@ -179,8 +179,13 @@ impl InputSchema {
     }
 
     /// Declares an `Option<U>` argument: optional, and null means absent.
-    pub fn option_arg<U: JsonSchema>(&mut self, mut spec: ArgSpec) {
-        let mut inner = self.subschema::<U>();
+    pub fn option_arg<U: JsonSchema>(&mut self, spec: ArgSpec) {
+        let inner = self.subschema::<U>();
+        self.push_option(spec, inner);
+    }
+
+    /// [`Self::option_arg`] once `U`'s schema is generated: compiled once, not once per type.
+    fn push_option(&mut self, mut spec: ArgSpec, mut inner: Value) {
         apply_constraints(&mut inner, &spec.constraints);
         let schema = json!({"anyOf": [inner, {"type": "null"}]});
         if spec.default.is_none() {
@@ -361,10 +366,16 @@ fn type_object_unions(v: &mut Value) {
 /// nothing about output, `rename(serialize = …)` is the name sent.
 pub fn output_schema<T: JsonSchema>(generator: &mut SchemaGenerator) -> OutputSchema {
     let settings = generator.settings().clone().for_serialize();
-    let mut schema = settings
+    let schema = settings
         .into_generator()
         .into_root_schema_for::<T>()
         .to_value();
+    // The rest does not depend on `T`: compiled once, not once per return type.
+    output_schema_of(schema)
+}
+
+/// [`output_schema`] once `T`'s schema is generated.
+fn output_schema_of(mut schema: Value) -> OutputSchema {
     normalize(&mut schema);
     if let Some(obj) = schema.as_object_mut() {
         obj.remove("$schema");

@@ -27,20 +27,40 @@ where
 /// Runs a synchronous handler body on the blocking pool and boxes the wait for it. A panic in the
 /// body is caught on the pool's thread (where the panic hook records its location) and carried
 /// back to the call's containment, which hides it from the model and logs it.
+///
+/// The body and its output are boxed before they reach the pool, so that tokio's blocking task
+/// (its cell, harness and join), the panic containment and the wait are compiled once for every
+/// tool rather than once per tool: per synchronous tool, that was about 1,400 lines of LLVM IR
+/// (`cargo llvm-lines`), 12 % of a test binary of 132 such tools. It costs two small allocations
+/// on a call that already hands itself to another thread.
 pub fn boxed_blocking<T, F>(f: F) -> BoxFuture<'static, Result<T, ToolError>>
 where
     T: Send + 'static,
     F: FnOnce() -> Result<T, ToolError> + Send + 'static,
 {
+    let body: Body = Box::new(move || f().map(|t| Box::new(t) as Box<dyn Any + Send>));
     Box::pin(async move {
-        match tokio::task::spawn_blocking(move || crate::tool::panic::catch_sync(f)).await {
-            Ok(Ok(result)) => result,
-            Ok(Err(panicked)) => std::panic::resume_unwind(Box::new(panicked)),
-            Err(join) => Err(ToolError::internal(format!(
-                "the blocking task of a synchronous tool ended: {join}"
-            ))),
+        match run_blocking(body).await?.downcast::<T>() {
+            Ok(t) => Ok(*t),
+            // Not reachable: the body above boxes a `T`.
+            Err(_) => Err(ToolError::internal(
+                "the blocking task of a synchronous tool returned another type",
+            )),
         }
     })
+}
+
+/// A synchronous body with its output boxed: one type for every tool's.
+type Body = Box<dyn FnOnce() -> Result<Box<dyn Any + Send>, ToolError> + Send>;
+
+async fn run_blocking(body: Body) -> Result<Box<dyn Any + Send>, ToolError> {
+    match tokio::task::spawn_blocking(move || crate::tool::panic::catch_sync(body)).await {
+        Ok(Ok(result)) => result,
+        Ok(Err(panicked)) => std::panic::resume_unwind(Box::new(panicked)),
+        Err(join) => Err(ToolError::internal(format!(
+            "the blocking task of a synchronous tool ended: {join}"
+        ))),
+    }
 }
 
 /// Takes one argument out of the validated arguments: `None` when absent.

@@ -138,24 +138,30 @@ impl<T: Serialize + Send> Structured for T {
                 return Ok(CallToolResult::from_json(&value).unwrap_or_default());
             }
         };
-        let text = match &value {
-            Value::String(s) => s.clone(),
-            other => serde_json::to_string_pretty(other)?,
-        };
-        let structured = if wrapped {
-            let mut m = Map::with_capacity(1);
-            m.insert("result".to_owned(), value);
-            Value::Object(m)
-        } else {
-            value
-        };
-        Ok(CallToolResult {
-            content: vec![Content::Text(text)],
-            structured_content: Some(structured),
-            is_error: false,
-            meta: None,
-        })
+        // The rest does not depend on `T`: compiled once, not once per return type.
+        result_of(value, wrapped)
     }
+}
+
+/// The result whose structured value is `value` ([`Structured::to_result`]).
+fn result_of(value: Value, wrapped: bool) -> serde_json::Result<CallToolResult> {
+    let text = match &value {
+        Value::String(s) => s.clone(),
+        other => serde_json::to_string_pretty(other)?,
+    };
+    let structured = if wrapped {
+        let mut m = Map::with_capacity(1);
+        m.insert("result".to_owned(), value);
+        Value::Object(m)
+    } else {
+        value
+    };
+    Ok(CallToolResult {
+        content: vec![Content::Text(text)],
+        structured_content: Some(structured),
+        is_error: false,
+        meta: None,
+    })
 }
 
 impl Typed {
