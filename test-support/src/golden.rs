@@ -76,8 +76,8 @@ mod tests {
 
     #[test]
     fn a_missing_or_different_file_is_an_error_naming_the_update_command() {
-        let dir = std::env::temp_dir().join(format!("golden-{}", std::process::id()));
-        let path = dir.join("g.txt");
+        let scratch = crate::scratch::Scratch::new("golden-self-test");
+        let path = scratch.file("g.txt");
         let err = compare(&path, "x\n", "UPDATE_GOLDEN=1 cargo test").unwrap_err();
         assert!(
             err.contains("UPDATE_GOLDEN=1 cargo test creates it"),
@@ -87,6 +87,5 @@ mod tests {
         assert_eq!(compare(&path, "x\n", "U"), Ok(()));
         let err = compare(&path, "y\n", "U").unwrap_err();
         assert!(err.contains("-x\n+y\n"), "{err}");
-        std::fs::remove_dir_all(dir).unwrap();
     }
 }

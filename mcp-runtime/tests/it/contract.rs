@@ -1419,9 +1419,8 @@ fn the_version_raise_a_change_needs() {
 
 #[tokio::test]
 async fn the_helper_gates_on_the_version_and_records_on_request() {
-    let dir = std::env::temp_dir().join(format!("mcp-contract-{}", std::process::id()));
-    let path = dir.join("orders.json");
-    let _ = std::fs::remove_file(&path);
+    let scratch = Scratch::new("contract-gates");
+    let path = scratch.file("orders.json");
     let v1 = contract::snapshot(&server("1.0.0", 100)).await.unwrap();
     // Missing: fails with how to create it, unless recording.
     let e = contract::check(&v1, &path, false).unwrap_err();
@@ -1458,7 +1457,6 @@ async fn the_helper_gates_on_the_version_and_records_on_request() {
     );
     loose.server.version = "2.1.0".into();
     contract::check(&loose, &path, true).unwrap();
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 // ---- the one-line helper, `assert_contract` ------------------------------------------------------
